@@ -1,0 +1,7 @@
+"""`python -m qubic` runs the game."""
+
+import sys
+
+from qubic.cli import main
+
+sys.exit(main())

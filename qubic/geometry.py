@@ -1,0 +1,99 @@
+"""The cube's geometry: cells, coordinates and winning lines, generated from size and dimensions.
+
+A cell is a small int. Its coordinates are a tuple in notation order (for the 3-D game: level,
+column, row, each counted from 0), and the cell's number reads them as digits in base `size`,
+the first coordinate most significant. Bitboards are plain ints with bit `cell` set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+# The guide's names for the seven line families of the 3-D game, keyed by the axes a line runs
+# along (0 = level, 1 = column, 2 = row).
+FAMILY_NAMES_3D = {
+    frozenset({1}): "row",
+    frozenset({2}): "column",
+    frozenset({1, 2}): "level diagonal",
+    frozenset({0}): "pillar",
+    frozenset({0, 2}): "column-slice diagonal",
+    frozenset({0, 1}): "row-slice diagonal",
+    frozenset({0, 1, 2}): "space diagonal",
+}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One winning line: its cells in order along the line, their bitboard, and its family."""
+
+    cells: tuple[int, ...]
+    mask: int
+    family: str
+
+
+class Geometry:
+    """An n^d cube with every winning line and, for each cell, the lines through it."""
+
+    def __init__(self, size: int = 4, dims: int = 3) -> None:
+        if size < 2 or dims < 1:
+            raise ValueError("a cube needs size >= 2 and at least one dimension")
+        self.size = size
+        self.dims = dims
+        self.coords: tuple[tuple[int, ...], ...] = tuple(product(range(size), repeat=dims))
+        self.cells = range(len(self.coords))
+        self.full_mask = (1 << len(self.coords)) - 1
+        self.lines: tuple[Line, ...] = tuple(self._generate_lines())
+        through: list[list[int]] = [[] for _ in self.cells]
+        for index, line in enumerate(self.lines):
+            for cell in line.cells:
+                through[cell].append(index)
+        self.lines_through: tuple[tuple[int, ...], ...] = tuple(map(tuple, through))
+        self.line_masks: tuple[int, ...] = tuple(line.mask for line in self.lines)
+
+    def cell(self, coords: tuple[int, ...]) -> int:
+        """The cell at 0-based `coords` (notation order); ValueError when off the cube."""
+        if len(coords) != self.dims or not all(0 <= c < self.size for c in coords):
+            raise ValueError(f"{coords} is not a cell of a {self.size}^{self.dims} cube")
+        index = 0
+        for c in coords:
+            index = index * self.size + c
+        return index
+
+    def family_counts(self) -> dict[str, int]:
+        """How many lines each family has, in the order the families first appear."""
+        counts: dict[str, int] = {}
+        for line in self.lines:
+            counts[line.family] = counts.get(line.family, 0) + 1
+        return counts
+
+    def _family(self, direction: tuple[int, ...]) -> str:
+        axes = frozenset(i for i, step in enumerate(direction) if step)
+        if self.dims == 3:
+            return FAMILY_NAMES_3D[axes]
+        return "axes " + "+".join(str(axis) for axis in sorted(axes))
+
+    def _generate_lines(self) -> list[Line]:
+        # One direction per pair of opposites: the first nonzero step is +1.
+        directions = [
+            d for d in product((0, 1, -1), repeat=self.dims)
+            if any(d) and d[next(i for i, s in enumerate(d) if s)] == 1
+        ]
+        last = self.size - 1
+        lines = []
+        for direction in directions:
+            for start in self.coords:
+                if any((step == 1 and s != 0) or (step == -1 and s != last)
+                       for step, s in zip(direction, start)):
+                    continue
+                cells = tuple(
+                    self.cell(tuple(s + t * step for s, step in zip(start, direction)))
+                    for t in range(self.size)
+                )
+                mask = sum(1 << c for c in cells)
+                lines.append(Line(cells, mask, self._family(direction)))
+        return lines
+
+
+CUBE = Geometry()
+"""The QUBIC cube: 4 x 4 x 4, 64 cells, 76 lines."""

@@ -1,0 +1,78 @@
+"""The guide's machine (level normal).
+
+It wins at once when it can and blocks an immediate win; otherwise every empty cell is scored
+by the lines through it: open lines it joins, how far it advances its own lines, how much it
+presses the opponent's, and how central it is.
+"""
+
+from __future__ import annotations
+
+import random
+
+from qubic.board import Board, Mark
+from qubic.player import Reply
+
+# Score of a line through the cell, by how many stones the mover (ADVANCE) or the opponent (PRESS)
+# already has on it while the other side has none. An empty line is a promising one: ADVANCE[0].
+ADVANCE = (1.0, 4.0, 16.0)
+PRESS = (0.0, 3.0, 12.0)
+FORK = 40.0  # a cell that makes (or would give the opponent) two threes at once
+CENTRAL = 0.25  # per line through the cell: corners and centre cells lie on 7, others on 4
+
+
+def score_cells(board: Board, mark: Mark) -> dict[int, float]:
+    """Every empty cell's heuristic score for `mark` to move there."""
+    geometry = board.geometry
+    mine, theirs = board.counts[mark], board.counts[mark.other]
+    three = geometry.size - 2  # stones on a line one move away from a threat
+    scores = {}
+    for cell in board.legal_moves():
+        score = 0.0
+        my_threes = their_threes = 0
+        lines = geometry.lines_through[cell]
+        for line in lines:
+            own, opp = mine[line], theirs[line]
+            if opp == 0:
+                score += ADVANCE[min(own, 2)]
+                my_threes += own == three
+            elif own == 0:
+                score += PRESS[min(opp, 2)]
+                their_threes += opp == three
+        if my_threes >= 2:
+            score += FORK
+        if their_threes >= 2:
+            score += FORK * 0.75
+        scores[cell] = score + CENTRAL * len(lines)
+    return scores
+
+
+def urgent_move(board: Board) -> int | None:
+    """A move that wins at once, else one that blocks the opponent's immediate win, else None."""
+    mark = board.turn
+    for side in (mark, mark.other):
+        cells = board.winning_cells(side)
+        if cells:
+            return cells[0]
+    return None
+
+
+class NormalPlayer:
+    """The guide's player: takes wins, blocks wins, else the best-scoring cell (ties at random)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = random.randrange(2**32) if seed is None else seed
+
+    def choose(self, board: Board, seconds: float | None = None) -> Reply:
+        urgent = urgent_move(board)
+        if urgent is not None:
+            return Reply(urgent)
+        scores = score_cells(board, board.turn)
+        best = max(scores.values())
+        return Reply(position_rng(self.seed, board).choice(
+            [c for c, s in scores.items() if s == best]))
+
+
+def position_rng(seed: int, board: Board) -> random.Random:
+    """Randomness that depends only on the seed and the position, so replies are reproducible."""
+    return random.Random(f"{seed}:{board.bits[0]}:{board.bits[1]}")
+

@@ -1,0 +1,54 @@
+"""Running the installed `qubic` program, in a pseudo-terminal or with piped input."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def qubic_command() -> str:
+    """The installed console script: beside this Python first, else on PATH."""
+    beside = Path(sys.executable).parent / "qubic"
+    found = str(beside) if beside.exists() else shutil.which("qubic")
+    if found is None:
+        pytest.fail("the qubic command is not installed: pip install -e '.[test]'")
+    return found
+
+
+def program_env(**extra: str) -> dict[str, str]:
+    # pexpect is not a terminal that answers cursor position requests: say so up front, or
+    # prompt_toolkit waits for an answer and then prints a warning.
+    env = dict(os.environ, TERM="xterm", PYTHONPATH=str(ROOT), PROMPT_TOOLKIT_NO_CPR="1",
+               **extra)
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def spawn(*args: str, timeout: float = 20, **env: str) -> pexpect.spawn:
+    """The program in a real pseudo-terminal, so prompt_toolkit is what asks."""
+    return pexpect.spawn(qubic_command(), list(args), env=program_env(**env),
+                         encoding="utf-8", timeout=timeout, dimensions=(50, 120))
+
+
+def run_piped(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
+    """The program with `stdin` piped in and its output captured."""
+    return subprocess.run([qubic_command(), *args], input=stdin, capture_output=True,
+                          text=True, env=program_env(), timeout=timeout, check=False)
+
+
+# prompt_toolkit shows the cursor again once it has drawn the prompt, by which time the terminal
+# is in raw mode. Keys sent earlier meet the cooked line discipline, which eats a Ctrl-D.
+DRAWN = r"[^\n]*?\x1b\[\?25h"
+
+
+def expect_prompt(child: pexpect.spawn, question: str) -> None:
+    """Wait until `question` (a regex) is asked and the prompt is ready for keys."""
+    child.expect(question + DRAWN)

@@ -1,0 +1,38 @@
+"""Scripted games for the tests, found by simulation rather than typed in.
+
+The machine's reply depends only on its seed and the position, so a game found here with the
+engine replays move for move against the real program run with the same --seed.
+"""
+
+from __future__ import annotations
+
+from qubic.board import Board, Mark
+from qubic.heuristic import NormalPlayer
+from qubic.player import Player
+
+HUMAN, MACHINE = Mark.X, Mark.O
+
+
+def play_out(human: Player, machine: Player, human_first: bool = True) -> Board:
+    """A whole game between two players; the human is X."""
+    board = Board(first=HUMAN if human_first else MACHINE)
+    while not board.is_over():
+        player = human if board.turn is HUMAN else machine
+        board.push(player.choose(board).cell)
+    return board
+
+
+def find_game(outcome: Mark | None, machine: Player, human_first: bool = True,
+              tries: int = 500) -> Board:
+    """A finished game against `machine` that `outcome` wins (None: a draw)."""
+    for seed in range(tries):
+        board = play_out(NormalPlayer(10_000 + seed), machine, human_first)
+        if board.winner is outcome and (outcome is not None or board.is_draw()):
+            return board
+    raise AssertionError(f"no game ending {outcome} in {tries} tries")
+
+
+def human_moves(board: Board) -> list[int]:
+    """The cells the human (X) played, in order."""
+    offset = 0 if board.first is HUMAN else 1
+    return board.moves[offset::2]

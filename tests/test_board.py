@@ -1,0 +1,107 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from qubic.board import Board, IllegalMoveError, Mark, iter_bits
+from qubic.geometry import CUBE
+from qubic.heuristic import NormalPlayer
+from qubic.notation import parse_cell
+from tests.scripted import find_game
+
+
+def cells(*moves: str) -> list[int]:
+    return [parse_cell(m) for m in moves]
+
+
+def test_a_new_board_is_empty_and_x_moves_first():
+    board = Board()
+    assert board.turn is Mark.X
+    assert board.legal_moves() == list(range(64))
+    assert board.winner is None and not board.is_over()
+
+
+def test_the_first_mover_can_be_o():
+    board = Board(first=Mark.O)
+    board.push(0)
+    assert board.mark_at(0) is Mark.O
+    assert board.turn is Mark.X
+
+
+def test_push_and_pop_restore_everything():
+    board = Board()
+    before = (list(board.bits), [list(c) for c in board.counts])
+    board.push(5)
+    board.push(42)
+    assert board.mark_at(5) is Mark.X and board.mark_at(42) is Mark.O
+    assert board.pop() == 42
+    assert board.pop() == 5
+    assert (list(board.bits), [list(c) for c in board.counts]) == before
+    assert board.turn is Mark.X
+
+
+def test_used_and_unknown_cells_are_illegal():
+    board = Board()
+    board.push(7)
+    for cell in (7, -1, 64):
+        with pytest.raises(IllegalMoveError):
+            board.push(cell)
+    assert board.moves == [7]
+
+
+def test_four_in_a_line_wins_and_names_the_line():
+    # X plays the space diagonal 111 222 333 444; O plays elsewhere.
+    board = Board.from_moves(cells("111", "112", "222", "113", "333", "114", "444"))
+    assert board.winner is Mark.X
+    assert set(board.winning_line) == set(cells("111", "222", "333", "444"))
+    assert board.is_over() and not board.is_draw()
+    assert board.legal_moves() == []
+    with pytest.raises(IllegalMoveError):
+        board.push(parse_cell("121"))
+    board.pop()
+    assert board.winner is None and board.winning_line is None
+
+
+def test_o_can_win_too():
+    board = Board.from_moves(cells("111", "211", "112", "212", "121", "213", "131", "214"))
+    assert board.winner is Mark.O
+    assert board.winning_line == tuple(cells("211", "212", "213", "214"))
+
+
+def test_winning_cells_finds_open_threes_only():
+    board = Board.from_moves(cells("111", "444", "112", "443", "113"))
+    assert board.winning_cells(Mark.X) == [parse_cell("114")]
+    assert board.winning_cells(Mark.O) == []
+    board.push(parse_cell("114"))  # O blocks
+    assert board.winning_cells(Mark.X) == []
+
+
+def test_a_full_board_without_a_line_is_a_draw():
+    game = find_game(None, NormalPlayer(1))
+    board = Board.from_moves(game.moves)
+    assert board.is_full() and board.is_draw() and board.is_over()
+    assert board.winner is None
+
+
+@given(st.permutations(range(64)), st.sampled_from(list(Mark)))
+def test_counts_bits_and_winner_agree_with_a_recount(order, first):
+    board = Board(first=first)
+    for cell in order:
+        if board.is_over():
+            break
+        board.push(cell)
+        for mark in Mark:
+            assert board.bits[mark] == sum(
+                1 << c for i, c in enumerate(board.moves) if (i % 2 == 0) == (mark is first))
+            assert board.counts[mark] == [
+                (board.bits[mark] & mask).bit_count() for mask in CUBE.line_masks]
+        complete = [line for line in CUBE.lines
+                    if any(board.bits[m] & line.mask == line.mask for m in Mark)]
+        assert (board.winner is not None) == bool(complete)
+    while board.moves:
+        board.pop()
+    assert board.bits == [0, 0] and board.counts == ([0] * 76, [0] * 76)
+
+
+def test_iter_bits_lists_set_bits_lowest_first():
+    assert list(iter_bits(0b1010_0001)) == [0, 5, 7]
+    assert list(iter_bits(0)) == []

@@ -1,0 +1,183 @@
+"""End to end: the installed program, in a pseudo-terminal and with piped input."""
+
+from __future__ import annotations
+
+import re
+
+import pexpect
+import pytest
+
+from qubic.board import Board, Mark
+from qubic.heuristic import NormalPlayer
+from qubic.notation import format_cell
+from tests.conftest import DRAWN, expect_prompt, run_piped, spawn
+from tests.scripted import find_game, human_moves
+
+SEED = 5
+MOVE = r"YOUR MOVE\?"
+
+
+def start(human_first: bool = True, *args: str) -> pexpect.spawn:
+    child = spawn("--seed", str(SEED), *args)
+    expect_prompt(child, r"DO YOU WANT INSTRUCTIONS\?")
+    child.sendline("no")
+    expect_prompt(child, r"DO YOU WANT TO MOVE FIRST\?")
+    child.sendline("yes" if human_first else "no")
+    return child
+
+
+def play_through(child: pexpect.spawn, game: Board) -> str:
+    """Type the game's human moves, checking each machine reply; the final message."""
+    replies = iter(game.moves[1::2] if game.first is Mark.X else game.moves[0::2])
+    if game.first is Mark.O:
+        child.expect(r"MACHINE MOVES TO (\d{3})")
+        assert child.match.group(1) == format_cell(next(replies))
+    for cell in human_moves(game):
+        expect_prompt(child, MOVE)
+        child.sendline(format_cell(cell))
+        index = child.expect([r"MACHINE MOVES TO (\d{3})\r\n", r"(YOU WIN.*|THE GAME IS .*)\r\n"])
+        if index == 1:
+            return child.match.group(1)
+        assert child.match.group(1) == format_cell(next(replies))
+    child.expect(r"(MACHINE WINS.*|THE GAME IS .*)\r\n")
+    return child.match.group(1)
+
+
+def finish(child: pexpect.spawn) -> None:
+    expect_prompt(child, r"DO YOU WANT TO PLAY ANOTHER GAME\?")
+    child.sendline("no")
+    child.expect("GOODBYE")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def line_of(game: Board) -> str:
+    return " ".join(format_cell(c) for c in game.winning_line)
+
+
+def test_win_a_whole_game():
+    game = find_game(Mark.X, NormalPlayer(SEED))
+    child = start()
+    assert play_through(child, game) == f"YOU WIN! THE LINE: {line_of(game)}"
+    finish(child)
+
+
+def test_lose_a_whole_game_then_play_again():
+    game = find_game(Mark.O, NormalPlayer(SEED))
+    child = start()
+    assert play_through(child, game) == f"MACHINE WINS. THE LINE: {line_of(game)}"
+    expect_prompt(child, r"DO YOU WANT TO PLAY ANOTHER GAME\?")
+    child.sendline("maybe")
+    child.expect("PLEASE ANSWER YES OR NO.")
+    expect_prompt(child, r"ANOTHER GAME\?")
+    child.sendline("y")
+    index = child.expect([r"DO YOU WANT TO MOVE FIRST\?" + DRAWN, "INSTRUCTIONS"])
+    assert index == 0, "instructions are offered only once"
+    child.sendline("YES")
+    assert play_through(child, game) == f"MACHINE WINS. THE LINE: {line_of(game)}"
+    finish(child)
+
+
+def test_draw_a_whole_game_with_the_machine_first():
+    game = find_game(None, NormalPlayer(SEED), human_first=False)
+    child = start(human_first=False)
+    assert play_through(child, game) == "THE GAME IS A DRAW."
+    finish(child)
+
+
+def test_show_prints_four_levels_in_the_guides_grid():
+    child = start()
+    expect_prompt(child, MOVE)
+    child.sendline("2,3,4")
+    child.expect(r"MACHINE MOVES TO (\d{3})")
+    machine = child.match.group(1)
+    expect_prompt(child, MOVE)
+    child.sendline("show")
+    child.expect(r"LEVEL 1.*LEVEL 4\r\n.*R4[ .XO]*\r\n")
+    text = child.after.replace("\r\n", "\n")
+    levels = re.findall(r"LEVEL (\d)\n  C1 C2 C3 C4\n((?:R\d(?:  [.XO]){4}\n){4})", text)
+    assert [n for n, _ in levels] == ["1", "2", "3", "4"]
+    grid = {n: rows.splitlines() for n, rows in levels}
+    assert grid["2"][3].split()[3] == "X"  # level 2, row 4, column 3
+    level, column, row = (int(d) for d in machine)
+    assert grid[str(level)][row - 1].split()[column] == "O"
+    assert text.count("X") == 1 and text.count("O") == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("24", "MOVES NEED THREE COORDINATES"),
+    ("5,1,1", "5 IS OFF THE CUBE"),
+    ("", "TYPE A MOVE LIKE 234"),
+    ("xyzzy", "'xyzzy' IS NOT A MOVE"),
+    ("111", "THAT SQUARE IS USED, TRY AGAIN."),
+])
+def test_bad_input_explains_and_asks_again(text, message):
+    child = start()
+    expect_prompt(child, MOVE)
+    child.sendline("111")
+    child.expect("MACHINE MOVES TO")
+    expect_prompt(child, MOVE)
+    child.sendline(text)
+    child.expect_exact(message)
+    expect_prompt(child, MOVE)
+    child.sendline("board")
+    child.expect(r"LEVEL 4(\r\n.*){5}")
+    assert child.before.count(" X") + child.after.count(" X") == 1, "nothing was played"
+
+
+@pytest.mark.parametrize("answers", [[], ["no"], ["no", "yes"]])
+@pytest.mark.parametrize("key", ["c", "d"])
+def test_ctrl_c_and_ctrl_d_leave_cleanly_at_any_prompt(answers, key):
+    child = spawn()
+    for answer in answers:
+        expect_prompt(child, r"[A-Z]\?")
+        child.sendline(answer)
+    expect_prompt(child, r"[A-Z]\?")
+    child.sendcontrol(key)
+    child.expect("GOODBYE")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in child.before
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_piped_input_gives_a_clean_transcript():
+    result = run_piped("--seed", "3", stdin="NO\nYES\n111\nSHOW\n")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert "DO YOU WANT INSTRUCTIONS? NO" in lines
+    assert "DO YOU WANT TO MOVE FIRST? YES" in lines
+    assert "YOUR MOVE? 111" in lines
+    assert any(re.fullmatch(r"MACHINE MOVES TO [1-4]{3}", line) for line in lines)
+    assert "YOUR MOVE? SHOW" in lines
+    assert lines.count("  C1 C2 C3 C4") == 4
+    assert lines[-1] == "GOODBYE. THANKS FOR PLAYING QUBIC."
+    assert "\x1b" not in result.stdout and result.stderr == ""
+
+
+def test_piped_game_is_reproducible_with_a_seed():
+    script = "no\nno\n222\n333\n" + "".join(f"{m}\n" for m in ("121", "131", "141", "414"))
+    first = run_piped("--seed", "9", stdin=script)
+    again = run_piped("--seed", "9", stdin=script)
+    assert first.stdout == again.stdout
+    assert first.stdout.count("MACHINE MOVES TO") >= 3
+
+
+def test_help_describes_the_game_and_its_options():
+    result = run_piped("--help")
+    assert result.returncode == 0
+    for needle in ("3-D tic-tac-toe", "Level, Column, Row", "--seed", "--version", "SHOW"):
+        assert needle in result.stdout
+
+
+def test_version():
+    result = run_piped("--version")
+    assert result.returncode == 0
+    assert re.fullmatch(r"qubic \d+\.\d+\.\d+\n", result.stdout)
+
+
+def test_a_bad_option_is_a_usage_error():
+    result = run_piped("--seed", "many")
+    assert result.returncode == 2
+    assert "invalid int value" in result.stderr and "Traceback" not in result.stderr

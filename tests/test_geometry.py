@@ -1,0 +1,89 @@
+from itertools import combinations, pairwise
+
+import pytest
+
+from qubic.geometry import CUBE, Geometry
+
+
+def test_the_cube_has_64_cells_and_76_lines():
+    assert len(CUBE.cells) == 64
+    assert len(CUBE.lines) == 76
+    assert len({line.cells for line in CUBE.lines}) == 76
+
+
+def test_the_guides_seven_families_with_their_counts():
+    assert CUBE.family_counts() == {
+        "row": 16,
+        "column": 16,
+        "level diagonal": 8,
+        "pillar": 16,
+        "column-slice diagonal": 8,
+        "row-slice diagonal": 8,
+        "space diagonal": 4,
+    }
+
+
+def test_corners_and_centre_cells_lie_on_seven_lines_the_rest_on_four():
+    sevens = {cell for cell in CUBE.cells if len(CUBE.lines_through[cell]) == 7}
+    fours = {cell for cell in CUBE.cells if len(CUBE.lines_through[cell]) == 4}
+    # 0-based coordinates: a corner has every coordinate 0 or 3, a centre cell every one 1 or 2.
+    expected = {
+        CUBE.cell(c) for c in CUBE.coords
+        if all(x in (0, 3) for x in c) or all(x in (1, 2) for x in c)
+    }
+    assert sevens == expected
+    assert len(sevens) == 16
+    assert len(fours) == 48
+
+
+def test_each_line_is_four_equally_spaced_cells_in_a_straight_line():
+    for line in CUBE.lines:
+        points = [CUBE.coords[cell] for cell in line.cells]
+        step = tuple(b - a for a, b in zip(points[0], points[1]))
+        assert all(s in (-1, 0, 1) for s in step) and any(step)
+        for a, b in pairwise(points):
+            assert tuple(y - x for x, y in zip(a, b)) == step
+        assert line.mask == sum(1 << cell for cell in line.cells)
+
+
+def test_lines_through_a_cell_are_exactly_the_lines_holding_it():
+    for cell in CUBE.cells:
+        holding = [i for i, line in enumerate(CUBE.lines) if cell in line.cells]
+        assert list(CUBE.lines_through[cell]) == holding
+
+
+def test_two_lines_share_at_most_one_cell():
+    for a, b in combinations(CUBE.line_masks, 2):
+        assert (a & b).bit_count() <= 1
+
+
+def test_family_names_match_the_guides_examples():
+    # 0-based (level, column, row): a pillar changes level only, a row changes column only.
+    by_cells = {frozenset(line.cells): line.family for line in CUBE.lines}
+
+    def family(*coords):
+        return by_cells[frozenset(CUBE.cell(c) for c in coords)]
+
+    assert family((0, 0, 0), (0, 1, 0), (0, 2, 0), (0, 3, 0)) == "row"
+    assert family((0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 0, 3)) == "column"
+    assert family((0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)) == "pillar"
+    assert family((0, 2, 0), (1, 2, 1), (2, 2, 2), (3, 2, 3)) == "column-slice diagonal"
+    assert family((0, 0, 1), (1, 1, 1), (2, 2, 1), (3, 3, 1)) == "row-slice diagonal"
+    assert family((3, 0, 0), (2, 1, 1), (1, 2, 2), (0, 3, 3)) == "space diagonal"
+
+
+@pytest.mark.parametrize("size, dims", [(3, 3), (4, 2), (5, 3), (3, 4), (4, 4)])
+def test_other_cubes_have_the_textbook_number_of_lines(size, dims):
+    geometry = Geometry(size, dims)
+    assert len(geometry.cells) == size**dims
+    assert len(geometry.lines) == ((size + 2) ** dims - size**dims) // 2
+
+
+def test_cell_numbering_reads_coordinates_as_digits():
+    assert CUBE.cell((0, 0, 0)) == 0
+    assert CUBE.cell((1, 2, 3)) == 16 + 8 + 3
+    assert all(CUBE.cell(CUBE.coords[cell]) == cell for cell in CUBE.cells)
+    with pytest.raises(ValueError):
+        CUBE.cell((4, 0, 0))
+    with pytest.raises(ValueError):
+        CUBE.cell((0, 0))

@@ -1,0 +1,75 @@
+"""Duties every level shares: legal moves only, wins taken, wins blocked, reproducible replies."""
+
+import random
+
+import pytest
+
+from qubic.board import Board
+from qubic.levels import LEVELS, make_player
+from tests.scripted import play_out
+
+CAREFUL = [name for name in LEVELS if name != "easy"]
+
+
+def random_positions(count: int, seed: int = 7) -> list[Board]:
+    """Positions from random play, stopped at a random point before the end."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = Board()
+        stop = rng.randrange(4, 40)
+        while len(board.moves) < stop and not board.is_over():
+            board.push(rng.choice(board.legal_moves()))
+        if not board.is_over():
+            boards.append(board)
+    return boards
+
+
+POSITIONS = random_positions(300)
+
+
+@pytest.mark.parametrize("level", CAREFUL)
+def test_always_takes_an_immediate_win(level):
+    player = make_player(level, seed=3)
+    checked = 0
+    for board in POSITIONS:
+        wins = board.winning_cells(board.turn)
+        if wins:
+            assert player.choose(board).cell in wins
+            checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("level", CAREFUL)
+def test_always_blocks_when_it_cannot_win(level):
+    player = make_player(level, seed=3)
+    checked = 0
+    for board in POSITIONS:
+        threats = board.winning_cells(board.turn.other)
+        if len(threats) == 1 and not board.winning_cells(board.turn):
+            assert player.choose(board).cell == threats[0]
+            checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_only_legal_moves_over_many_games(level):
+    for game in range(6):
+        board = play_out(make_player(level, seed=game), make_player(level, seed=99 + game),
+                         human_first=game % 2 == 0)
+        # play_out pushes every move through Board.push, which rejects illegal ones.
+        assert board.is_over()
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_same_seed_same_replies(level):
+    for board in POSITIONS[:40]:
+        first = make_player(level, seed=11).choose(board.copy())
+        again = make_player(level, seed=11).choose(board.copy())
+        assert first == again
+
+
+def test_normal_uses_its_seed_for_ties():
+    board = Board()
+    replies = {make_player("normal", seed=s).choose(board).cell for s in range(20)}
+    assert len(replies) > 1
