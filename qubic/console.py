@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 from typing import Protocol, TextIO
 
 from qubic.game import GOODBYE, Output, Picture, Session
@@ -77,8 +78,43 @@ class TerminalAsker:
         return answer
 
 
-def run(session: Session, asker: Asker, stdout: TextIO = sys.stdout) -> int:
-    """Play until the player is done or leaves; the exit status (always 0)."""
+class Spinner:
+    """While the machine thinks longer than a moment, a turning bar; erased when it is done."""
+
+    DELAY = 0.3  # seconds before it appears: quick replies show nothing
+    FRAMES = "|/-\\"
+    TEXT = "THINKING "
+
+    def __init__(self, stdout: TextIO) -> None:
+        self.stdout = stdout
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._spin, daemon=True)
+
+    def __enter__(self) -> Spinner:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+    def _spin(self) -> None:
+        frame = 0
+        while not self.stopped.wait(self.DELAY if frame == 0 else 0.1):
+            self.stdout.write(f"\r{self.TEXT}{self.FRAMES[frame % len(self.FRAMES)]}")
+            self.stdout.flush()
+            frame += 1
+        if frame:
+            self.stdout.write("\r" + " " * (len(self.TEXT) + 1) + "\r")
+            self.stdout.flush()
+
+
+def run(session: Session, asker: Asker, stdout: TextIO = sys.stdout,
+        spinner: bool = False) -> int:
+    """Play until the player is done or leaves; the exit status (always 0).
+
+    With `spinner`, the machine's longer thoughts show a turning bar (for terminals only).
+    """
 
     def show(output: Output) -> None:
         for item in output:
@@ -90,7 +126,12 @@ def run(session: Session, asker: Asker, stdout: TextIO = sys.stdout) -> int:
         show(session.start())
         while not session.done:
             if session.machine_to_move:
-                show(session.machine_move())
+                if spinner:
+                    with Spinner(stdout):
+                        output = session.machine_move()
+                else:
+                    output = session.machine_move()
+                show(output)
             else:
                 show(session.answer(asker.ask(session.prompt)))
     except (KeyboardInterrupt, EOFError):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from qubic.board import Board, Mark
-from qubic.levels import DEFAULT_LEVEL, make_player
+from qubic.levels import DEFAULT_LEVEL, LEVELS, make_player
 from qubic.notation import NotationError, format_cell, looks_like_move, parse_cell
 
 HUMAN, MACHINE = Mark.X, Mark.O
@@ -32,6 +32,12 @@ AT YOUR MOVE, TYPE SHOW (OR BOARD) TO SEE ALL FOUR LEVELS.
 IF ALL 64 SQUARES FILL WITH NO LINE, THE GAME IS A DRAW.
 """.splitlines()
 GOODBYE = "GOODBYE. THANKS FOR PLAYING QUBIC."
+# What can be typed at YOUR MOVE?, for help texts: (how to type it, what it does).
+COMMAND_HELP = [
+    ("234 or 2,3,4", "play level 2, column 3, row 4"),
+    ("SHOW or BOARD", "print the cube, level 1 to level 4"),
+    ("LEVEL NAME", "change the machine's level; LEVEL alone names the current one"),
+]
 MOVE_HINT = "TYPE A MOVE LIKE 234 OR 2,3,4, OR SHOW TO SEE THE BOARD."
 
 
@@ -74,6 +80,7 @@ class Session:
     """One sitting at the console: instructions once, then games until the player stops."""
 
     def __init__(self, level: str = DEFAULT_LEVEL, seed: int | None = None) -> None:
+        self.seed = seed
         self.level = level
         self.machine = make_player(level, seed)
         self.board = Board()
@@ -81,6 +88,7 @@ class Session:
         self.commands: dict[str, Callable[[str], Output]] = {
             "SHOW": self._show,
             "BOARD": self._show,
+            "LEVEL": self._level,
         }
 
     @property
@@ -156,3 +164,14 @@ class Session:
 
     def _show(self, argument: str) -> Output:
         return [Picture.of(self.board)]
+
+    def _level(self, argument: str) -> Output:
+        choices = ", ".join(name.upper() for name in LEVELS)
+        name = argument.strip().lower()
+        if not name:
+            return [f"THE LEVEL IS {self.level.upper()}. CHOOSE ONE OF {choices}: LEVEL HARD."]
+        if name not in LEVELS:
+            return [f"THERE IS NO LEVEL {name.upper()!r}. CHOOSE ONE OF {choices}."]
+        self.level = name
+        self.machine = make_player(name, self.seed)
+        return [f"THE LEVEL IS NOW {name.upper()}."]

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from qubic.board import Mark
 from qubic.game import GOODBYE, INSTRUCTIONS, Picture, Session, Stage, parse_yes_no
 from qubic.heuristic import NormalPlayer
+from qubic.levels import LEVELS
 from qubic.notation import format_cell, looks_like_move, parse_cell
 from tests.scripted import find_game, human_moves
 
@@ -181,3 +182,15 @@ def _legal(session: Session, text: str) -> bool:
         return session.board.is_legal(parse_cell(text))
     except ValueError:
         return False
+
+
+def test_level_command_names_changes_and_rejects_levels():
+    session = started()
+    [current] = session.answer("LEVEL")
+    assert "THE LEVEL IS NORMAL" in current
+    [unknown] = session.answer("level grandmaster")
+    assert "THERE IS NO LEVEL 'GRANDMASTER'" in unknown and session.level == "normal"
+    for name in LEVELS:
+        assert session.answer(f"level {name.title()}") == [f"THE LEVEL IS NOW {name.upper()}."]
+        assert session.level == name
+    assert session.board.moves == [] and not session.machine_to_move
