@@ -6,6 +6,7 @@ import argparse
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
+from qubic import engine
 from qubic.console import PipedAsker, TerminalAsker, run
 from qubic.game import COMMAND_HELP, Session
 from qubic.levels import DEFAULT_LEVEL, LEVELS
@@ -27,6 +28,9 @@ def package_version() -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="qubic", description=DESCRIPTION, epilog=epilog(),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", nargs="?", choices=["play", "engine"], default="play",
+                        help="play the game (the default), or run the engine protocol on "
+                        "stdin/stdout for other programs (see README)")
     parser.add_argument("--version", action="version", version=f"qubic {package_version()}")
     parser.add_argument("--seed", type=int, metavar="N",
                         help="seed the machine's choices: same seed and moves, same replies")
@@ -46,6 +50,8 @@ def epilog() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.mode == "engine":
+        return engine.run(args.level, args.seed)
     session = Session(level=args.level, seed=args.seed)
     if sys.stdin.isatty():
         return run(session, TerminalAsker(), spinner=sys.stdout.isatty())

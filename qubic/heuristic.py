@@ -1,6 +1,6 @@
-"""The guide's machine (level normal).
+"""The guide's machine (level normal) and its careless younger sibling (level easy).
 
-It wins at once when it can and blocks an immediate win; otherwise every empty cell is scored
+Normal wins at once when it can and blocks an immediate win; otherwise every empty cell is scored
 by the lines through it: open lines it joins, how far it advances its own lines, how much it
 presses the opponent's, and how central it is.
 """
@@ -70,6 +70,28 @@ class NormalPlayer:
         best = max(scores.values())
         return Reply(position_rng(self.seed, board).choice(
             [c for c, s in scores.items() if s == best]))
+
+
+class EasyPlayer:
+    """A beginner's opponent: now and then misses a win or a block, and picks among good cells."""
+
+    OVERLOOK = 0.35  # chance of not looking for a win, and separately for a block
+    CHOICES = 5  # how many of the best cells it picks from
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = random.randrange(2**32) if seed is None else seed
+
+    def choose(self, board: Board, seconds: float | None = None) -> Reply:
+        rng = position_rng(self.seed, board)
+        mark = board.turn
+        for side in (mark, mark.other):
+            cells = board.winning_cells(side)
+            if cells and rng.random() >= self.OVERLOOK:
+                return Reply(cells[0])
+        scores = score_cells(board, mark)
+        ranked = sorted(scores, key=lambda c: (-scores[c], c))[: self.CHOICES]
+        weights = [len(ranked) - i for i in range(len(ranked))]
+        return Reply(rng.choices(ranked, weights)[0])
 
 
 def position_rng(seed: int, board: Board) -> random.Random:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from qubic.heuristic import NormalPlayer
+from qubic.hard import HardPlayer
+from qubic.heuristic import EasyPlayer, NormalPlayer
 from qubic.player import Player
 
 
@@ -19,8 +20,11 @@ class Level:
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
+        Level("easy", "a beginner's opponent: sometimes misses a win or a block, plays loosely",
+              EasyPlayer),
         Level("normal", "the guide's player: wins, blocks, else the most promising cell",
               NormalPlayer),
+        Level("hard", "finds forced wins by chains of threats and stops yours", HardPlayer),
     )
 }
 DEFAULT_LEVEL = "normal"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from qubic.board import Board, Mark
 from qubic.heuristic import NormalPlayer
+from qubic.notation import parse_cell
 from qubic.player import Player
 
 HUMAN, MACHINE = Mark.X, Mark.O
@@ -36,3 +37,14 @@ def human_moves(board: Board) -> list[int]:
     """The cells the human (X) played, in order."""
     offset = 0 if board.first is HUMAN else 1
     return board.moves[offset::2]
+
+
+def position(x: str, o: str) -> Board:
+    """A board holding X on the cells `x` and O on `o` (space-separated, our notation).
+
+    X moves first, so X is to move when both hold as many cells, O when X holds one more.
+    """
+    xs, os_ = [parse_cell(c) for c in x.split()], [parse_cell(c) for c in o.split()]
+    assert len(xs) - len(os_) in (0, 1), "X holds as many cells as O, or one more"
+    moves = [cell for pair in zip(xs, os_) for cell in pair] + xs[len(os_):]
+    return Board.from_moves(moves)

@@ -1,0 +1,115 @@
+"""The engine protocol: `qubic engine` reads commands on stdin and answers on stdout.
+
+One command a line, in the spirit of chess's UCI; see README.md for the full protocol. A bad
+command or an illegal position answers `error <reason>`, changes nothing and the engine keeps
+running.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from qubic.board import Board, IllegalMoveError
+from qubic.levels import DEFAULT_LEVEL, LEVELS, make_player
+from qubic.notation import NotationError, format_cell, parse_cell
+from qubic.player import Player
+
+
+class ProtocolError(ValueError):
+    """A command the engine cannot carry out; the message is the reason."""
+
+
+class Engine:
+    """The protocol's state: the position, and a player per level asked so far."""
+
+    def __init__(self, level: str = DEFAULT_LEVEL, seed: int | None = None) -> None:
+        self.level = level
+        self.seed = seed
+        self.board = Board()
+        self.players: dict[str, Player] = {}
+        self.handlers: dict[str, Callable[[list[str]], list[str]]] = {
+            "isready": self._isready,
+            "position": self._position,
+            "go": self._go,
+            "newgame": self._newgame,
+        }
+
+    def handle(self, line: str) -> list[str]:
+        """The answer lines to one command line (none for an empty line)."""
+        words = line.split()
+        if not words:
+            return []
+        handler = self.handlers.get(words[0])
+        try:
+            if handler is None:
+                raise ProtocolError(f"unknown command {words[0]!r}")
+            return handler(words[1:])
+        except ProtocolError as error:
+            return [f"error {error}"]
+
+    def _isready(self, args: list[str]) -> list[str]:
+        return ["readyok"]
+
+    def _newgame(self, args: list[str]) -> list[str]:
+        self.board = Board()
+        return []
+
+    def _position(self, args: list[str]) -> list[str]:
+        if not args or args[0] != "startpos":
+            raise ProtocolError("expected: position startpos [moves M1 M2 ...]")
+        if len(args) > 1 and args[1] != "moves":
+            raise ProtocolError(f"expected 'moves' after startpos, not {args[1]!r}")
+        board = Board()
+        for number, text in enumerate(args[2:], start=1):
+            try:
+                board.push(parse_cell(text))
+            except NotationError as error:
+                raise ProtocolError(f"move {number} {text!r}: {error}") from None
+            except IllegalMoveError:
+                reason = "the game is already over" if board.is_over() else "that cell is used"
+                raise ProtocolError(f"move {number} {text!r}: {reason}") from None
+        self.board = board
+        return []
+
+    def _go(self, args: list[str]) -> list[str]:
+        level, seconds = self.level, None
+        options = iter(args)
+        for option in options:
+            value = next(options, None)
+            if value is None:
+                raise ProtocolError(f"go {option} needs a value")
+            if option == "level":
+                if value not in LEVELS:
+                    raise ProtocolError(f"unknown level {value!r}; levels: {' '.join(LEVELS)}")
+                level = value
+            elif option == "movetime":
+                if not value.isdigit() or int(value) == 0:
+                    raise ProtocolError(f"movetime must be a positive whole number of ms, "
+                                        f"not {value!r}")
+                seconds = int(value) / 1000
+            else:
+                raise ProtocolError(f"unknown go option {option!r}; options: level, movetime")
+        if self.board.is_over():
+            raise ProtocolError("the game is over")
+        if level not in self.players:
+            self.players[level] = make_player(level, self.seed)
+        reply = self.players[level].choose(self.board.copy(), seconds)
+        return [f"bestmove {format_cell(reply.cell)}"]
+
+
+def run(level: str = DEFAULT_LEVEL, seed: int | None = None, stdin: TextIO = sys.stdin,
+        stdout: TextIO = sys.stdout) -> int:
+    """Answer commands until `quit` or end of input; the exit status (0)."""
+    engine = Engine(level, seed)
+    try:
+        for line in stdin:
+            if line.split()[:1] == ["quit"]:
+                break
+            for answer in engine.handle(line):
+                stdout.write(answer + "\n")
+            stdout.flush()
+    except KeyboardInterrupt:
+        pass
+    return 0

@@ -1,0 +1,149 @@
+"""Level hard: forced wins by threats for itself, and a defence against the opponent's.
+
+In order: win now; block a win; start a forced win by threats; if the opponent has one, play a
+move after which it has none; among such safe moves, prefer one that sets up a forced win of
+its own (the opponent must then find the answer), then the guide's heuristic score.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from qubic.board import Board, iter_bits
+from qubic.geometry import CUBE
+from qubic.heuristic import position_rng, score_cells
+from qubic.player import Reply
+from qubic.threats import (
+    OutOfTime,
+    ThreatSearch,
+    lowest,
+    new_threats,
+    threat_moves,
+    winning_cells,
+)
+
+SECONDS = 1.5  # default thinking budget per move
+SETUP_BONUS = 100.0  # a quiet move that leaves us a forced win if the opponent does nothing
+SETUP_DEPTH = 8  # own threat moves looked for after a quiet move
+SHORTLIST = 6  # quiet moves whose opponent chances are counted
+CHANCE_PENALTY = 20.0  # per opponent reply that sets up a forced win
+HOLD_TURNS = 2  # own forcing defences looked ahead when a defence is itself a threat
+FULL = CUBE.full_mask
+
+
+class HardPlayer:
+    """Threat-space search with a heuristic for quiet moves; reproducible by seed."""
+
+    def __init__(self, seed: int | None = None, seconds: float = SECONDS) -> None:
+        self.seed = random.randrange(2**32) if seed is None else seed
+        self.seconds = seconds
+
+    def choose(self, board: Board, seconds: float | None = None) -> Reply:
+        deadline = time.perf_counter() + (self.seconds if seconds is None else seconds)
+        return Reply(decide(board, ThreatSearch(deadline), self.seed))
+
+
+def decide(board: Board, search: ThreatSearch, seed: int) -> int:
+    """The hard level's move for the side to move (the board is not changed).
+
+    When the deadline passes, each stage answers with the best it has found so far.
+    """
+    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    urgent = winning_cells(me, you) or winning_cells(you, me)
+    if urgent:
+        return lowest(urgent)
+    scores = score_cells(board, board.turn)
+    ranked = sorted(scores, key=lambda c: -scores[c])
+    try:
+        line = search.forced_win(me, you)
+        if line:
+            return line[0]
+        threat = search.forced_win(you, me)
+    except OutOfTime:
+        return ranked[0]
+    if threat:
+        return defend(search, me, you, ranked, threat)
+    return best_quiet(search, me, you, scores, position_rng(seed, board))
+
+
+def is_safe(search: ThreatSearch, me: int, you: int, cell: int) -> bool:
+    """After `me` plays `cell`, the opponent has no forced win by threats."""
+    return search.forced_win(you, me | 1 << cell, shortest=False) is None
+
+
+def holds(search: ThreatSearch, me: int, you: int, cell: int, turns: int = HOLD_TURNS) -> bool:
+    """`cell` is safe and, if it is a threat, after the forced block either the opponent would
+    have no forced win even on the move, or we have a move that holds again (within `turns`
+    more turns of ours). The candidates then are the cells of the opponent's winning line and
+    our own threats."""
+    mine = me | 1 << cell
+    if search.forced_win(you, mine, shortest=False) is not None:
+        return False
+    block = new_threats(mine, you, cell)
+    if not block:
+        return True
+    yours = you | block
+    line = search.forced_win(yours, mine, shortest=False)
+    if line is None:
+        return True
+    if turns == 0:
+        return False
+    empty = ~(mine | yours) & FULL
+    candidates = {c for c in line if empty >> c & 1} | set(iter_bits(threat_moves(mine, yours)))
+    return any(holds(search, mine, yours, c, turns - 1) for c in candidates)
+
+
+def defend(search: ThreatSearch, me: int, you: int, ranked: list[int],
+           threat: list[int]) -> int:
+    """A move after which the opponent has no forced win, trying the cells of `threat` first
+    and preferring one that holds over the next turns too; when there is none, the cell of
+    `threat` that makes the opponent's win longest."""
+    involved = [c for c in ranked if c in threat]
+    safe = None
+    try:
+        for cell in involved + [c for c in ranked if c not in threat]:
+            if is_safe(search, me, you, cell):
+                if holds(search, me, you, cell):
+                    return cell
+                safe = cell if safe is None else safe
+        if safe is not None:
+            return safe
+        return max(involved, key=lambda c: len(search.forced_win(you, me | 1 << c) or ()))
+    except OutOfTime:
+        return involved[0] if safe is None else safe
+
+
+def best_quiet(search: ThreatSearch, me: int, you: int, scores: dict[int, float],
+               rng: random.Random) -> int:
+    """The best quiet move: the heuristic score, a bonus for setting up a forced win of our
+    own, and, for the most promising few, a penalty for each opponent reply that would set up
+    a forced win of its own (the opponent's chances)."""
+    def value(cell: int) -> float:
+        mine = me | 1 << cell
+        # A threat is answered at once, and the root search already saw what follows it.
+        setup = not new_threats(mine, you, cell) and \
+            search.forced_win(mine, you, SETUP_DEPTH) is not None
+        return scores[cell] + SETUP_BONUS * setup
+
+    values = dict(scores)
+    try:
+        for cell in scores:
+            values[cell] = value(cell)
+        shortlist = sorted(values, key=lambda c: -values[c])[:SHORTLIST]
+        for cell in shortlist:
+            values[cell] -= CHANCE_PENALTY * chances(search, me | 1 << cell, you)
+    except OutOfTime:
+        shortlist = sorted(values, key=lambda c: -values[c])[:1]
+    best = max(values[c] for c in shortlist)
+    return rng.choice([cell for cell in shortlist if values[cell] == best])
+
+
+def chances(search: ThreatSearch, me: int, you: int) -> int:
+    """How many of the opponent's (to move) replies would leave it a forced win by threats
+    if we then did nothing."""
+    empty = ~(me | you) & FULL
+    return sum(
+        search.forced_win(you | 1 << cell, me, SETUP_DEPTH, shortest=False) is not None
+        for cell in iter_bits(empty)
+    )

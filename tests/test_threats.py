@@ -1,0 +1,169 @@
+"""Forced wins by threats: hand-built and mined positions, checked against a plain solver."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from qubic.board import Board
+from qubic.hard import HardPlayer
+from qubic.heuristic import EasyPlayer
+from qubic.notation import format_cell, parse_cell
+from qubic.threats import ThreatSearch
+from tests.oracle import winning_first_moves
+from tests.scripted import position
+
+
+def moves(text: str) -> list[int]:
+    return [parse_cell(c) for c in text.split()]
+
+
+def forced_win(board: Board, max_threats: int = 16) -> list[int] | None:
+    return ThreatSearch().forced_win(board.bits[board.turn], board.bits[board.turn.other],
+                                     max_threats)
+
+
+def shortest_depth(board: Board, limit: int = 6) -> tuple[int | None, set[int]]:
+    """The oracle's shortest win in own moves, and every first move that achieves it."""
+    for depth in range(1, limit + 1):
+        first = winning_first_moves(board, depth)
+        if first:
+            return depth, first
+    return None, set()
+
+
+def assert_forcing_line(board: Board, line: list[int]) -> None:
+    """Replay `line` and check every attacker move forces the next reply and the last wins."""
+    board = board.copy()
+    me = board.turn
+    for i, cell in enumerate(line):
+        if i % 2 == 1:  # the defender's reply: the one cell it must take
+            assert [cell] == board.winning_cells(me), "the defender's reply is its forced block"
+            board.push(cell)
+            continue
+        counters = board.winning_cells(me.other)
+        board.push(cell)
+        if board.winner is me:
+            assert i == len(line) - 1, "a completed line ends the chain"
+            continue
+        assert len(counters) <= 1 and set(counters) <= {cell}, "counter-threats are answered"
+        threats = board.winning_cells(me)
+        if i == len(line) - 1:
+            assert len(threats) >= 2, "the chain ends in a win or a fork"
+        else:
+            assert len(threats) == 1, "every move before the last is a single threat"
+
+
+# Hand-built: X to move on level 1 of the cube.
+WIN_IN_ONE = position(x="111 112 113", o="244 343 424")
+# Row R1 holds 121 131 and column C1 holds 112 113: both pass through 111, the fork.
+DOUBLE_THREAT = position(x="121 131 112 113", o="444 343 234 424")
+
+# Mined from random games, each with exactly one first move that wins by the shortest chain.
+CHAIN_3 = Board.from_moves(moves(
+    "141 323 111 131 144 133 142 143 132 113 123 413 233 114 322 411 412 232 213"))
+CHAIN_4 = Board.from_moves(moves("111 141 441 221 144 122 243 342 444 333 244 344 322 443"))
+CHAIN_5 = Board.from_moves(moves(
+    "114 223 144 322 124 134 141 132 133 122 142 422 222 143 323 414"))
+# O to move; its winning chain must answer an X counter-threat made by one of X's blocks.
+ANSWERS_A_COUNTER = Board.from_moves(moves(
+    "141 232 144 143 114 233 132 123 133 323 413 134 111 122 332 441 223 121 124 222 424"))
+# X to move. X's threat 212 forces O to 313, which gives O two threats (312 and 413); the
+# other threats lead nowhere either. A search that ignored counter-threats would win here.
+BROKEN_BY_A_COUNTER = Board.from_moves(moves(
+    "111 222 114 113 223 332 232 442 112 233 214 241 211 323 411 311 414 314 341 213"))
+
+
+def test_win_in_one():
+    assert forced_win(WIN_IN_ONE) == [parse_cell("114")]
+    assert HardPlayer(seed=1).choose(WIN_IN_ONE).cell == parse_cell("114")
+
+
+def test_double_threat():
+    assert shortest_depth(DOUBLE_THREAT) == (1, {parse_cell("111")})
+    line = forced_win(DOUBLE_THREAT)
+    assert line == [parse_cell("111")]
+    assert_forcing_line(DOUBLE_THREAT, line)
+
+
+@pytest.mark.parametrize("board, depth, first", [
+    (CHAIN_3, 3, "333"),
+    (CHAIN_4, 4, "233"),
+    (CHAIN_5, 5, "424"),
+])
+def test_chains_of_threats_find_the_one_winning_first_move(board, depth, first):
+    assert shortest_depth(board) == (depth, {parse_cell(first)})
+    line = forced_win(board)
+    assert format_cell(line[0]) == first
+    assert len(line) == 2 * depth - 1, "the shortest chain: own moves and forced replies"
+    assert_forcing_line(board, line)
+    assert format_cell(HardPlayer(seed=1).choose(board).cell) == first
+
+
+def test_a_chain_that_must_answer_a_counter_threat():
+    line = forced_win(ANSWERS_A_COUNTER)
+    assert_forcing_line(ANSWERS_A_COUNTER, line)
+    replay, me = ANSWERS_A_COUNTER.copy(), ANSWERS_A_COUNTER.turn
+    answered = False
+    for i, cell in enumerate(line):
+        answered |= i % 2 == 0 and replay.winning_cells(me.other) == [cell]
+        replay.push(cell)
+    assert answered, "some block threatened, and the next own move was that cell"
+    assert line[0] in winning_first_moves(ANSWERS_A_COUNTER, 5)
+
+
+def test_a_chain_broken_by_a_counter_threat_is_no_win():
+    board = BROKEN_BY_A_COUNTER.copy()
+    board.push(parse_cell("212"))
+    assert board.winning_cells(board.turn.other) == [parse_cell("313")]
+    board.push(parse_cell("313"))
+    assert board.winning_cells(board.turn.other) == moves("312 413")
+    assert forced_win(BROKEN_BY_A_COUNTER) is None
+    assert shortest_depth(BROKEN_BY_A_COUNTER, 4) == (None, set())
+
+
+def random_positions(count: int, seed: int) -> list[Board]:
+    rng = random.Random(seed)
+    boards: list[Board] = []
+    game = 0
+    while len(boards) < count:
+        game += 1
+        board = Board()
+        players = EasyPlayer(game), EasyPlayer(game + 10_000)
+        stop = rng.randrange(6, 30)
+        while len(board.moves) < stop and not board.is_over():
+            board.push(players[len(board.moves) % 2].choose(board).cell)
+        if not board.is_over():
+            boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("board", random_positions(60, seed=5))
+def test_agrees_with_the_plain_solver(board):
+    depth, first = shortest_depth(board, 3)
+    line = forced_win(board, 3)
+    if depth is None:
+        assert line is None
+    else:
+        assert line is not None and line[0] in first
+        assert len(line) == 2 * depth - 1
+        assert_forcing_line(board, line)
+
+
+# O to move. X threatens a forced win; of O's 41 moves only 113 leaves X without one (the
+# plain solver looks 3 own moves deep; the bitboard search agrees at any depth).
+ONE_SAVING_MOVE = Board.from_moves(moves(
+    "144 114 111 133 414 141 444 123 411 441 132 233 333 222 244 344 234 324 223 241 341 334 314"))
+
+
+def test_hard_finds_the_only_move_that_stops_a_forced_win():
+    board = ONE_SAVING_MOVE.copy()
+    saving = []
+    for cell in board.legal_moves():
+        board.push(cell)
+        if not winning_first_moves(board, 3):
+            saving.append(cell)
+        board.pop()
+    assert saving == [parse_cell("113")]
+    assert HardPlayer(seed=1).choose(board).cell == parse_cell("113")
