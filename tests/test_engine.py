@@ -1,0 +1,118 @@
+"""The engine protocol, through the real `qubic engine` process, one command at a time."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from qubic.board import Board
+from qubic.levels import LEVELS
+from qubic.notation import parse_cell
+from tests.conftest import program_env, qubic_command, run_piped
+
+
+class EngineProcess:
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [qubic_command(), "engine", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, bufsize=1, env=program_env())
+
+    def ask(self, command: str) -> str:
+        """Send one command and read its one-line answer."""
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        return self.process.stdout.readline().rstrip("\n")
+
+    def quit(self) -> int:
+        self.process.stdin.write("quit\n")
+        self.process.stdin.flush()
+        return self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def engine():
+    process = EngineProcess("--seed", "4")
+    yield process
+    if process.process.poll() is None:
+        process.process.kill()
+    process.process.wait()
+
+
+def test_isready_and_quit(engine):
+    assert engine.ask("isready") == "readyok"
+    assert engine.quit() == 0
+    assert engine.process.stderr.read() == ""
+
+
+def test_go_from_the_start_and_from_a_position(engine):
+    first = engine.ask("go")
+    assert re.fullmatch(r"bestmove [1-4]{3}", first)
+    engine.process.stdin.write("position startpos moves 111 112 222 113 333\n")
+    answer = engine.ask("go")
+    cell = parse_cell(answer.split()[1])
+    assert cell not in {parse_cell(m) for m in ("111", "112", "222", "113", "333")}
+    assert cell == parse_cell("444"), "O must block X's space diagonal"
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_every_level_answers_with_a_legal_move(engine, level):
+    moves = "111 112 222 221 141"
+    engine.process.stdin.write(f"position startpos moves {moves}\n")
+    answer = engine.ask(f"go level {level} movetime 500")
+    board = Board.from_moves(parse_cell(m) for m in moves.split())
+    assert board.is_legal(parse_cell(answer.removeprefix("bestmove ")))
+
+
+def test_hard_takes_a_forced_win(engine):
+    # X: 121 131 112 113 meet at 111 (row R1 and column C1 of level 1); O scattered.
+    engine.process.stdin.write(
+        "position startpos moves 121 444 131 343 112 234 113 424\n")
+    assert engine.ask("go level hard") == "bestmove 111"
+
+
+@pytest.mark.parametrize("command, reason", [
+    ("fly", "unknown command 'fly'"),
+    ("position", "expected: position startpos"),
+    ("position somewhere", "expected: position startpos"),
+    ("position startpos 111", "expected 'moves' after startpos"),
+    ("position startpos moves 111 111", "move 2 '111': that cell is used"),
+    ("position startpos moves 111 51", "move 2 '51': moves need three coordinates"),
+    ("position startpos moves 111 511", "move 2 '511': coordinates run from 1 to 4"),
+    ("go level grandmaster", "unknown level 'grandmaster'"),
+    ("go movetime soon", "movetime must be a positive whole number"),
+    ("go movetime 0", "movetime must be a positive whole number"),
+    ("go level", "go level needs a value"),
+    ("go depth 3", "unknown go option 'depth'"),
+])
+def test_errors_say_why_and_change_nothing(engine, command, reason):
+    engine.process.stdin.write("position startpos moves 111 112 222 113 333\n")
+    answer = engine.ask(command)
+    assert answer.startswith("error ") and reason in answer
+    assert engine.ask("go") == "bestmove 444", "the position is unchanged"
+    assert engine.ask("isready") == "readyok"
+
+
+def test_a_finished_game_has_no_best_move(engine):
+    engine.process.stdin.write("position startpos moves 111 112 222 113 333 114 444\n")
+    assert engine.ask("go") == "error the game is over"
+    assert engine.ask("position startpos moves 111 112 222 113 333 114 444 121") == (
+        "error move 8 '121': the game is already over")
+
+
+def test_newgame_returns_to_the_start(engine):
+    engine.process.stdin.write("position startpos moves 111 112 222 113 333 114 444\n")
+    engine.process.stdin.write("newgame\n")
+    assert re.fullmatch(r"bestmove [1-4]{3}", engine.ask("go"))
+
+
+def test_piped_script_and_end_of_input():
+    script = "isready\nposition startpos moves 111\n\ngo level normal\n"
+    first = run_piped("engine", "--seed", "8", stdin=script)
+    again = run_piped("engine", "--seed", "8", stdin=script)
+    assert first.returncode == 0 and first.stderr == ""
+    assert first.stdout.splitlines()[0] == "readyok"
+    assert re.fullmatch(r"bestmove [1-4]{3}", first.stdout.splitlines()[1])
+    assert len(first.stdout.splitlines()) == 2
+    assert first.stdout == again.stdout, "same seed, same replies"
