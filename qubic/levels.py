@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from qubic.expert import ExpertPlayer
 from qubic.hard import HardPlayer
 from qubic.heuristic import EasyPlayer, NormalPlayer
 from qubic.player import Player
@@ -25,6 +26,8 @@ LEVELS: dict[str, Level] = {
         Level("normal", "the guide's player: wins, blocks, else the most promising cell",
               NormalPlayer),
         Level("hard", "finds forced wins by chains of threats and stops yours", HardPlayer),
+        Level("expert", "hard, plus wins built from quiet moves that threaten such chains",
+              ExpertPlayer),
     )
 }
 DEFAULT_LEVEL = "normal"

@@ -17,6 +17,8 @@ from qubic.geometry import CUBE
 
 LINE_MASKS = CUBE.line_masks
 CELL_LINES = tuple(tuple(LINE_MASKS[i] for i in CUBE.lines_through[c]) for c in CUBE.cells)
+CELL_LINE_INDEXES = CUBE.lines_through
+CELL_LINE_BITS = tuple(sum(1 << i for i in CUBE.lines_through[c]) for c in CUBE.cells)
 MAX_THREATS = 16  # deepest chain of own threat moves searched (the issue asks for 12)
 
 
@@ -74,38 +76,46 @@ class ThreatSearch:
         (attacker first, ending with the attacker's winning or double-threat move); None if
         there is none within `max_threats` own moves. The shortest one unless `shortest` is
         False, which answers faster whether there is one. Raises OutOfTime."""
+        wins = winning_cells(me, you)
+        if wins:
+            return [lowest(wins)]
         theirs = winning_cells(you, me)
+        twos = 0
+        for index, mask in enumerate(LINE_MASKS):
+            if not you & mask and (me & mask).bit_count() == 2:
+                twos |= 1 << index
         for depth in range(1 if shortest else max_threats, max_threats + 1):
             self._deepest = False
-            line = self._attack(me, you, theirs, depth)
+            line = self._attack(me, you, twos, theirs, depth)
             if line is not None:
                 return line
             if not self._deepest:  # the tree ran out before the depth did
                 return None
         return None
 
-    def _attack(self, me: int, you: int, theirs: int, depth: int) -> list[int] | None:
+    def _attack(self, me: int, you: int, twos: int, theirs: int,
+                depth: int) -> list[int] | None:
+        # `twos` has a bit per line holding two of ours and none of theirs. Inside a chain
+        # the attacker never has an open three (each is blocked at once), so those lines are
+        # all it needs, and each move changes only the lines through its cell.
         self.nodes += 1
         if self.deadline is not None and not self.nodes & 1023 \
                 and time.perf_counter() > self.deadline:
             raise OutOfTime
-        twos = forks = 0  # cells making a threat; cells making two at once
-        for mask in LINE_MASKS:
-            if you & mask:
-                continue
-            count = (me & mask).bit_count()
-            if count == 3:
-                return [lowest(mask & ~me)]
-            if count == 2:
-                empty = mask & ~me
-                forks |= twos & empty
-                twos |= empty
+        cells = forks = 0  # cells making a threat; cells making two at once
+        rest = twos
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            empty = LINE_MASKS[low.bit_length() - 1] & ~me
+            forks |= cells & empty
+            cells |= empty
         if theirs:
             if theirs & (theirs - 1):
                 return None  # two of theirs: one block cannot stop both
-            candidates = twos & theirs  # the block must also be a threat
+            candidates = cells & theirs  # the block must also be a threat
         else:
-            candidates = twos
+            candidates = cells
         if candidates & forks:
             return [lowest(candidates & forks)]
         if not candidates:
@@ -121,11 +131,50 @@ class ThreatSearch:
             candidates ^= bit
             cell = bit.bit_length() - 1
             mine = me | bit
-            made = new_threats(mine, you, cell)  # a single cell: forks were taken above
+            made = new_twos = 0
+            for index in CELL_LINE_INDEXES[cell]:
+                mask = LINE_MASKS[index]
+                if not you & mask:
+                    count = (mine & mask).bit_count()
+                    if count == 3:
+                        made = mask & ~mine  # one threat: forks were taken above
+                    elif count == 2:
+                        new_twos |= 1 << index
             block = made.bit_length() - 1
             yours = you | made
-            line = self._attack(mine, yours, new_threats(yours, mine, block), depth - 1)
+            child_twos = (twos & ~CELL_LINE_BITS[cell] | new_twos) & ~CELL_LINE_BITS[block]
+            line = self._attack(mine, yours, child_twos, new_threats(yours, mine, block),
+                                depth - 1)
             if line is not None:
                 return [cell, block, *line]
         self._refuted[key] = depth
         return None
+
+
+def still_forces(line: list[int], me: int, you: int) -> bool:
+    """Whether `line`, a forced win found earlier, still wins for `me` to move from here.
+
+    Much cheaper than a new search, so a defender's moves can be sorted into the few that
+    might refute a known win and the many that plainly do not.
+    """
+    theirs = winning_cells(you, me)
+    last = len(line) - 1
+    for i in range(0, len(line), 2):
+        cell = line[i]
+        bit = 1 << cell
+        if (me | you) & bit:
+            return False
+        if any(not you & mask and (me & mask).bit_count() == 3 for mask in CELL_LINES[cell]):
+            return i == last  # completes a line
+        if theirs & ~bit:
+            return False  # a threat of theirs left standing
+        me |= bit
+        made = new_threats(me, you, cell)
+        if i == last:
+            return bool(made & (made - 1))
+        block = line[i + 1]
+        if made != 1 << block:
+            return False
+        you |= made
+        theirs = new_threats(you, me, block)
+    return False
