@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from qubic.classic import ClassicPlayer
 from qubic.heuristic import NormalPlayer
 from qubic.player import Player
 
@@ -21,6 +22,8 @@ LEVELS: dict[str, Level] = {
     for level in (
         Level("normal", "the guide's player: wins, blocks, else the most promising cell",
               NormalPlayer),
+        Level("classic", "the 1970s BASIC QUBIC machine, move for move and in its own words",
+              ClassicPlayer),
     )
 }
 DEFAULT_LEVEL = "normal"

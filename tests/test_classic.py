@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from itertools import zip_longest
 
+import pexpect
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,9 +28,11 @@ from qubic.classic import (
     ClassicPlayer,
     from_listing,
 )
+from qubic.game import Session, Stage
 from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
 from qubic.player import PLAIN_ANNOUNCEMENT, Reply
+from tests.conftest import expect_prompt, run_piped, spawn
 
 VOICES = {PLAIN_ANNOUNCEMENT, NICE_TRY, GET_OUT, YOU_FOX, TAKES, LIKES}
 ONE_TO_FOUR = range(1, 5)
@@ -295,6 +298,102 @@ def test_step_12_the_first_empty_cell_in_the_listings_order():
     assert reply(FALLBACK_HUMAN, FALLBACK_MACHINE) == (LIKES, "121")
 
 
+# --- Whole games through the Session ---
+
+def play_classic(human: str, human_first: bool) -> list[str]:
+    """Everything the session prints while the human plays the moves `human` (our notation,
+    separated by spaces) against the classic level."""
+    session = Session(level="classic")
+    session.start()
+    session.answer("no")
+    session.answer("yes" if human_first else "no")
+    moves = iter(human.split())
+    printed: list[str] = []
+    while session.stage is Stage.MOVE:
+        if session.machine_to_move:
+            printed += [str(line) for line in session.machine_move()]
+        else:
+            printed += [str(line) for line in session.answer(next(moves))]
+    assert next(moves, None) is None, "the game ended before the human's last move"
+    return printed
+
+
+def test_a_game_the_machine_wins_with_a_fork():
+    assert play_classic("114 414 314 311 444 144 131 431 321", human_first=True) == [
+        # [141]: no pair, no plane reaches 4: preferred [111].
+        "MACHINE MOVES TO 111",
+        # [441]: pillar 20 [141][441] marks [241][341]; no plane in range: [411].
+        "MACHINE MOVES TO 411",
+        # [341]: line 20 sums 3: [241].
+        "NICE TRY. MACHINE MOVES TO 214",
+        # [311] kills pillar 17, the machine's only pair; line 35 [311][341] marks [321][331];
+        # the planes sum at most 2.25 or at least 5: preferred [414].
+        "MACHINE MOVES TO 441",
+        # [444]: machine lines 13 and 65 mark four cells, no 1/2 or 5 3/8 line; human lines
+        # 16, 35, 68 mark six, no 1/2 or 1 3/8 line; no plane in range: preferred [114].
+        "MACHINE MOVES TO 141",
+        # [144]: machine pairs on lines 1, 13, 29, 65, 69 mark ten cells of the row-1 plane,
+        # no fork; line 21 [112][212][312][412] is all marks, 1/2: ends, [112].
+        "MACHINE TAKES 121",
+        # [113] kills line 1; lines 13, 29, 65, 69 mark again; line 21 is [112] + three
+        # marks, 5 3/8: ends, [112] is the machine's, [412] is marked.
+        "MACHINE TAKES 421",
+        # [413] kills line 13. Line 21 [112][412] marks [212][312], line 29 marks [214][314];
+        # line 65 [111][212][313][414] then sums 10 1/8: FORK(65), [212].
+        "LET'S SEE YOU GET OUT OF THIS:  MACHINE MOVES TO 221",
+        # [312] blocks line 21 but line 65 sums 15: [313].
+        "MACHINE MOVES TO 331",
+        "MACHINE WINS. THE LINE: 111 221 331 441",
+    ]
+
+
+def test_a_game_the_human_wins_against_the_first_block_in_line_order():
+    assert play_classic("333 323 313 311 233 413 113 443 433 133", human_first=True) == [
+        # [333]: preferred [111].
+        "MACHINE MOVES TO 111",
+        # [332]: line 11 marks [331][334]; no plane in range: [411].
+        "MACHINE MOVES TO 411",
+        # [331]: line 11 sums 3: [334].
+        "NICE TRY. MACHINE MOVES TO 343",
+        # [311]: lines 35 [311][331] and 51 [311][333] mark [321][341][322][344]; group 3
+        # (level 3) sums 4 + 5 + 1/2 = 9 1/2: line 9's ends hold no mark, line 10's middle
+        # [322] does.
+        "MACHINE TAKES 322",
+        # [233]: human lines 27, 35, 71 mark six cells, no fork, no 1 3/8 line, no plane in
+        # range: preferred [414].
+        "MACHINE MOVES TO 441",
+        # [431]: line 71 [431][332][233] sums 3: [134].
+        "NICE TRY. MACHINE MOVES TO 143",
+        # [131]: pillar 19 [131][331][431] sums 3: [231].
+        "NICE TRY. MACHINE MOVES TO 213",
+        # [434]: line 67 [131][333][434] sums 3: [232].
+        "NICE TRY. MACHINE MOVES TO 223",
+        # [433] makes two threes: line 15 (empty [432]) and pillar 27 (empty [133]). The
+        # first in line order is blocked.
+        "NICE TRY. MACHINE MOVES TO 423",
+        "YOU WIN! THE LINE: 133 233 333 433",
+    ]
+
+
+def test_a_game_the_machine_starts_and_wins_down_a_pillar():
+    assert play_classic("223 342 434 324 233", human_first=False) == [
+        # Empty board: [111].
+        "MACHINE MOVES TO 111",
+        # The human's stones [232][324][443][342] never share a line or the row-1 plane, and no
+        # group gets more than two of them, so no plane sum reaches 4 or 9 (or 9 with the
+        # machine's 5): the preferred list, [411], [414], [114].
+        "MACHINE MOVES TO 411",
+        "MACHINE MOVES TO 441",
+        "MACHINE MOVES TO 141",
+        # The four corners of the row-1 plane pair up on lines 1, 13, 17, 29, 65, 69 and mark
+        # their middles, no fork; line 5 [211][212][213][214] is all marks, 1/2: ends, [211].
+        "MACHINE TAKES 211",
+        # The human ignores pillar 17 [111][211][411], which sums 15: [311].
+        "MACHINE MOVES TO 311",
+        "MACHINE WINS. THE LINE: 111 211 311 411",
+    ]
+
+
 # --- Determinism and legality from any position ---
 
 @settings(max_examples=200, deadline=None)
@@ -314,3 +413,71 @@ def test_any_position_gets_a_legal_move_and_always_the_same_one(order, length, f
     assert first_reply.announcement in VOICES
     assert board.moves == moves
     assert ClassicPlayer().choose(board) == first_reply
+
+
+# --- The real program ---
+
+MOVE = r"YOUR MOVE\?"
+
+
+def start(*args: str) -> pexpect.spawn:
+    child = spawn(*args)
+    expect_prompt(child, r"DO YOU WANT INSTRUCTIONS\?")
+    child.sendline("no")
+    expect_prompt(child, r"DO YOU WANT TO MOVE FIRST\?")
+    child.sendline("yes")
+    return child
+
+
+def leave(child: pexpect.spawn) -> None:
+    expect_prompt(child, MOVE)
+    child.sendcontrol("d")
+    child.expect("GOODBYE")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_the_classic_machine_speaks_in_its_own_words_in_a_terminal():
+    # [111] -> [411]; [112] -> [414] (line 1 marks [113][114], no plane in range); [113] makes
+    # line 1 a three: blocked at [114].
+    child = start("--level", "classic")
+    for move, line in [("111", "MACHINE MOVES TO 411"), ("121", "MACHINE MOVES TO 441"),
+                       ("131", "NICE TRY. MACHINE MOVES TO 141")]:
+        expect_prompt(child, MOVE)
+        child.sendline(move)
+        child.expect_exact(line + "\r\n")
+    leave(child)
+
+
+def test_level_classic_mid_game_changes_the_voice():
+    child = start("--seed", "5")
+    expect_prompt(child, MOVE)
+    child.sendline("111")
+    child.expect(r"MACHINE MOVES TO (\d{3})\r\n")
+    normal = child.match.group(1)
+    expect_prompt(child, MOVE)
+    child.sendline("LEVEL classic")
+    child.expect_exact("THE LEVEL IS NOW CLASSIC.")
+    # A line through 111 that the normal machine left open and that misses the preferred
+    # squares 411, 441 and 141.
+    line = next(cells for cells in (["111", "112", "113", "114"], ["111", "122", "133", "144"],
+                                    ["111", "212", "313", "414"], ["111", "222", "333", "444"])
+                if normal not in cells)
+    # The human's pair on the line marks its two empties; one machine stone, no fork, no
+    # plane reaching 4 (or 9 with the machine's 5): the first free preferred square.
+    preferred = next(cell for cell in ("411", "441", "141") if cell != normal)
+    expect_prompt(child, MOVE)
+    child.sendline(line[1])
+    child.expect_exact(f"MACHINE MOVES TO {preferred}\r\n")
+    # The third stone is the human's only three and the machine has no pair: blocked.
+    expect_prompt(child, MOVE)
+    child.sendline(line[2])
+    child.expect_exact(f"NICE TRY. MACHINE MOVES TO {line[3]}\r\n")
+    leave(child)
+
+
+def test_help_lists_the_classic_level():
+    result = run_piped("--help")
+    assert result.returncode == 0
+    assert "classic" in result.stdout and "BASIC" in result.stdout
