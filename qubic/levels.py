@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from qubic.classic import ClassicPlayer
 from qubic.expert import ExpertPlayer
 from qubic.hard import HardPlayer
 from qubic.heuristic import EasyPlayer, NormalPlayer
@@ -28,6 +29,8 @@ LEVELS: dict[str, Level] = {
         Level("hard", "finds forced wins by chains of threats and stops yours", HardPlayer),
         Level("expert", "hard, plus wins built from quiet moves that threaten such chains",
               ExpertPlayer),
+        Level("classic", "the 1970s BASIC QUBIC machine, move for move and in its own words",
+              ClassicPlayer),
     )
 }
 DEFAULT_LEVEL = "normal"
