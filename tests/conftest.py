@@ -26,9 +26,9 @@ def qubic_command() -> str:
 def program_env(**extra: str) -> dict[str, str]:
     # pexpect is not a terminal that answers cursor position requests: say so up front, or
     # prompt_toolkit waits for an answer and then prints a warning.
-    env = dict(os.environ, TERM="xterm", PYTHONPATH=str(ROOT), PROMPT_TOOLKIT_NO_CPR="1",
-               **extra)
+    env = dict(os.environ, TERM="xterm", PYTHONPATH=str(ROOT), PROMPT_TOOLKIT_NO_CPR="1")
     env.pop("NO_COLOR", None)
+    env.update(extra)
     return env
 
 
