@@ -100,10 +100,9 @@ class Session:
         self.settings = settings if settings is not None else Settings()
         self.machines = self._make_machines()
         self.board = Board()
-        self.stage = Stage.INSTRUCTIONS
+        # Nothing to ask someone watching the machine play itself: the game starts at once.
+        self.stage = Stage.MOVE if self.settings.players == 0 else Stage.INSTRUCTIONS
         self.opening: Output = list(TITLE)
-        if self.settings.players == 0:
-            self.stage = Stage.MOVE  # nothing to ask a spectator: the game starts at once
         self.commands: dict[str, Callable[[str], Output]] = {
             "SHOW": self._show,
             "BOARD": self._show,
