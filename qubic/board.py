@@ -1,4 +1,8 @@
-"""Board state: two bitboards, the move stack, line counts kept up to date on push and pop."""
+"""Board state: two bitboards, the move stack, line counts kept up to date on push and pop.
+
+The move stack holds cells and, for a turn that passed without a move (a timed turn ran out),
+`PASS`. Every entry is one turn, so whose turn it is still follows from the stack's length.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,10 @@ class Mark(IntEnum):
     @property
     def other(self) -> Mark:
         return Mark(1 - self)
+
+
+PASS = -1
+"""A turn that passed without a move, in `Board.moves`."""
 
 
 class IllegalMoveError(ValueError):
@@ -42,10 +50,16 @@ class Board:
     def from_moves(
         cls, moves: Iterable[int], geometry: Geometry = CUBE, first: Mark = Mark.X
     ) -> Board:
-        """The position after playing `moves` in turn from the start; IllegalMoveError if any is."""
+        """The position after playing `moves` (cells or PASS) in turn from the start.
+
+        IllegalMoveError if any of them is illegal.
+        """
         board = cls(geometry, first)
         for cell in moves:
-            board.push(cell)
+            if cell == PASS:
+                board.push_pass()
+            else:
+                board.push(cell)
         return board
 
     def copy(self) -> Board:
@@ -98,9 +112,17 @@ class Board:
                 self.winning_line_index = line
         self.moves.append(cell)
 
+    def push_pass(self) -> None:
+        """Let the turn pass to the other mark without a move."""
+        if self.is_over():
+            raise IllegalMoveError("the game is over: nobody has a turn to pass")
+        self.moves.append(PASS)
+
     def pop(self) -> int:
-        """Take back the last move and return its cell."""
+        """Take back the last move (or pass) and return its cell (or PASS)."""
         cell = self.moves.pop()
+        if cell == PASS:
+            return cell
         mark = self.turn
         self.bits[mark] &= ~(1 << cell)
         counts = self.counts[mark]
@@ -111,7 +133,8 @@ class Board:
 
     @property
     def winner(self) -> Mark | None:
-        """The mark that completed a line, if any (always the one that moved last)."""
+        """The mark that completed a line, if any (always the one that moved last: the game
+        ends on that move, so no pass follows it)."""
         if self.winning_line_index is None:
             return None
         return self.turn.other
@@ -123,8 +146,13 @@ class Board:
             return None
         return self.geometry.lines[self.winning_line_index].cells
 
+    @property
+    def last_cell(self) -> int | None:
+        """The cell of the most recent move, passes skipped; None before the first."""
+        return next((cell for cell in reversed(self.moves) if cell != PASS), None)
+
     def is_full(self) -> bool:
-        return len(self.moves) == len(self.geometry.cells)
+        return self.occupied == self.geometry.full_mask
 
     def is_draw(self) -> bool:
         """Every cell filled and nobody has four in a line."""

@@ -34,6 +34,7 @@ LEVELS: dict[str, Level] = {
     )
 }
 DEFAULT_LEVEL = "normal"
+HINT_LEVEL = "normal"  # the level HINT asks: the strongest search that answers promptly
 
 
 def make_player(name: str, seed: int | None = None) -> Player:

@@ -1,4 +1,8 @@
-"""The cube as text: LEVEL 1 to LEVEL 4, each a grid with C1..C4 across and R1..R4 down."""
+"""The cube as text: LEVEL 1 to LEVEL 4, each a grid with C1..C4 across and R1..R4 down.
+
+With colour, X and O are drawn in two colours (ANSI SGR codes), the last move underlined and
+the winning line in reverse video. Without, the grid is plain text, the same for every picture.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,13 @@ from qubic.game import Picture
 from qubic.geometry import CUBE, Geometry
 
 SYMBOLS = {Mark.X: "X", Mark.O: "O", None: "."}
+# SGR parameters: bold cyan X, bold yellow O; underline marks the last move, reverse the line.
+COLOURS = {Mark.X: "1;36", Mark.O: "1;33"}
+LAST = "4"
+LINE = "7"
 
 
-def render(picture: Picture, geometry: Geometry = CUBE) -> list[str]:
+def render(picture: Picture, geometry: Geometry = CUBE, colour: bool = False) -> list[str]:
     """Each level as the guide prints it, with a blank line after each."""
     n = geometry.size
     lines = []
@@ -18,6 +26,21 @@ def render(picture: Picture, geometry: Geometry = CUBE) -> list[str]:
         lines.append("  " + " ".join(f"C{column + 1}" for column in range(n)))
         for row in range(n):
             cells = (geometry.cell((level, column, row)) for column in range(n))
-            lines.append(f"R{row + 1}" + "".join(f"  {SYMBOLS[picture.marks[c]]}" for c in cells))
+            lines.append(f"R{row + 1}" + "".join(
+                f"  {_symbol(picture, c) if colour else SYMBOLS[picture.marks[c]]}"
+                for c in cells))
         lines.append("")
     return lines
+
+
+def _symbol(picture: Picture, cell: int) -> str:
+    """The cell's symbol wrapped in its colour and highlights."""
+    mark = picture.marks[cell]
+    if mark is None:
+        return SYMBOLS[None]
+    codes = [COLOURS[mark]]
+    if cell == picture.last:
+        codes.append(LAST)
+    if picture.line is not None and cell in picture.line:
+        codes.append(LINE)
+    return f"\x1b[{';'.join(codes)}m{SYMBOLS[mark]}\x1b[0m"

@@ -26,9 +26,9 @@ def qubic_command() -> str:
 def program_env(**extra: str) -> dict[str, str]:
     # pexpect is not a terminal that answers cursor position requests: say so up front, or
     # prompt_toolkit waits for an answer and then prints a warning.
-    env = dict(os.environ, TERM="xterm", PYTHONPATH=str(ROOT), PROMPT_TOOLKIT_NO_CPR="1",
-               **extra)
+    env = dict(os.environ, TERM="xterm", PYTHONPATH=str(ROOT), PROMPT_TOOLKIT_NO_CPR="1")
     env.pop("NO_COLOR", None)
+    env.update(extra)
     return env
 
 
@@ -45,10 +45,19 @@ def run_piped(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.Co
 
 
 # prompt_toolkit shows the cursor again once it has drawn the prompt, by which time the terminal
-# is in raw mode. Keys sent earlier meet the cooked line discipline, which eats a Ctrl-D.
-DRAWN = r"[^\n]*?\x1b\[\?25h"
+# is in raw mode. Keys sent earlier meet the cooked line discipline, which eats a Ctrl-D. The
+# drawing spans lines (below the prompt it keeps room for the completion menu and the toolbar),
+# so a fresh prompt is told from the redrawing of an answered one by how it starts: bracketed
+# paste is switched on, then only control sequences come before the question.
+FRESH = r"\x1b\[\?2004h(?:\x1b\[[0-9;?]*[A-Za-z])*[^\x1b\n]*?"
+DRAWN = r"[\s\S]*?\x1b\[\?25h"
+
+
+def prompt_pattern(question: str) -> str:
+    """A regex for `question` (itself a regex) asked afresh and drawn, ready for keys."""
+    return FRESH + question + DRAWN
 
 
 def expect_prompt(child: pexpect.spawn, question: str) -> None:
     """Wait until `question` (a regex) is asked and the prompt is ready for keys."""
-    child.expect(question + DRAWN)
+    child.expect(prompt_pattern(question))

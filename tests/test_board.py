@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qubic.board import Board, IllegalMoveError, Mark, iter_bits
+from qubic.board import PASS, Board, IllegalMoveError, Mark, iter_bits
 from qubic.geometry import CUBE
 from qubic.heuristic import NormalPlayer
 from qubic.notation import parse_cell
@@ -82,16 +82,44 @@ def test_a_full_board_without_a_line_is_a_draw():
     assert board.winner is None
 
 
-@given(st.permutations(range(64)), st.sampled_from(list(Mark)))
-def test_counts_bits_and_winner_agree_with_a_recount(order, first):
+def test_a_pass_hands_the_turn_over_and_pops_cleanly():
+    board = Board()
+    board.push(5)
+    board.push_pass()
+    assert board.turn is Mark.X and board.moves == [5, PASS]
+    board.push(6)
+    assert board.mark_at(6) is Mark.X and board.last_cell == 6
+    board.push_pass()
+    assert board.last_cell == 6 and board.turn is Mark.X
+    assert board.pop() == PASS and board.turn is Mark.O
+    assert board.pop() == 6 and board.mark_at(6) is None
+    assert board.pop() == PASS and board.turn is Mark.O
+    assert Board.from_moves([5, PASS, 6]).bits == [1 << 5 | 1 << 6, 0]
+
+
+def test_no_pass_once_the_game_is_over():
+    board = Board.from_moves(cells("111", "112", "222", "113", "333", "114", "444"))
+    with pytest.raises(IllegalMoveError):
+        board.push_pass()
+    assert Board().last_cell is None
+
+
+@given(st.permutations(range(64)), st.sampled_from(list(Mark)),
+       st.lists(st.booleans(), max_size=80))
+def test_counts_bits_and_winner_agree_with_a_recount(order, first, passes):
+    """Random games, with a pass before a move wherever `passes` says so."""
     board = Board(first=first)
+    passes_left = iter(passes)
     for cell in order:
         if board.is_over():
             break
+        if next(passes_left, False):
+            board.push_pass()
         board.push(cell)
         for mark in Mark:
             assert board.bits[mark] == sum(
-                1 << c for i, c in enumerate(board.moves) if (i % 2 == 0) == (mark is first))
+                1 << c for i, c in enumerate(board.moves)
+                if c != PASS and (i % 2 == 0) == (mark is first))
             assert board.counts[mark] == [
                 (board.bits[mark] & mask).bit_count() for mask in CUBE.line_masks]
         complete = [line for line in CUBE.lines

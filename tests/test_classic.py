@@ -32,6 +32,7 @@ from qubic.game import Session, Stage
 from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
 from qubic.player import PLAIN_ANNOUNCEMENT, Reply
+from qubic.settings import Settings
 from tests.conftest import expect_prompt, run_piped, spawn
 
 VOICES = {PLAIN_ANNOUNCEMENT, NICE_TRY, GET_OUT, YOU_FOX, TAKES, LIKES}
@@ -303,17 +304,16 @@ def test_step_12_the_first_empty_cell_in_the_listings_order():
 def play_classic(human: str, human_first: bool) -> list[str]:
     """Everything the session prints while the human plays the moves `human` (our notation,
     separated by spaces) against the classic level."""
-    session = Session(level="classic")
+    session = Session(Settings(level="classic"))
     session.start()
     session.answer("no")
     session.answer("yes" if human_first else "no")
     moves = iter(human.split())
     printed: list[str] = []
     while session.stage is Stage.MOVE:
-        if session.machine_to_move:
-            printed += [str(line) for line in session.machine_move()]
-        else:
-            printed += [str(line) for line in session.answer(next(moves))]
+        machine = session.machine_to_move
+        output = session.machine_move() if machine else session.answer(next(moves))
+        printed += [line for line in output if isinstance(line, str)]  # the final board aside
     assert next(moves, None) is None, "the game ended before the human's last move"
     return printed
 

@@ -10,7 +10,7 @@ import pytest
 from qubic.board import Board, Mark
 from qubic.heuristic import NormalPlayer
 from qubic.notation import format_cell
-from tests.conftest import DRAWN, expect_prompt, run_piped, spawn
+from tests.conftest import expect_prompt, prompt_pattern, run_piped, spawn
 from tests.scripted import find_game, human_moves
 
 SEED = 5
@@ -35,11 +35,12 @@ def play_through(child: pexpect.spawn, game: Board) -> str:
     for cell in human_moves(game):
         expect_prompt(child, MOVE)
         child.sendline(format_cell(cell))
-        index = child.expect([r"MACHINE MOVES TO (\d{3})\r\n", r"(YOU WIN.*|THE GAME IS .*)\r\n"])
+        index = child.expect([r"MACHINE MOVES TO (\d{3})\r\n",
+                              r"(YOU WIN[^\r\n]*|THE GAME IS [^\r\n]*)\r\n"])
         if index == 1:
             return child.match.group(1)
         assert child.match.group(1) == format_cell(next(replies))
-    child.expect(r"(MACHINE WINS.*|THE GAME IS .*)\r\n")
+    child.expect(r"(MACHINE WINS[^\r\n]*|THE GAME IS [^\r\n]*)\r\n")
     return child.match.group(1)
 
 
@@ -72,7 +73,7 @@ def test_lose_a_whole_game_then_play_again():
     child.expect("PLEASE ANSWER YES OR NO.")
     expect_prompt(child, r"ANOTHER GAME\?")
     child.sendline("y")
-    index = child.expect([r"DO YOU WANT TO MOVE FIRST\?" + DRAWN, "INSTRUCTIONS"])
+    index = child.expect([prompt_pattern(r"DO YOU WANT TO MOVE FIRST\?"), "INSTRUCTIONS"])
     assert index == 0, "instructions are offered only once"
     child.sendline("YES")
     assert play_through(child, game) == f"MACHINE WINS. THE LINE: {line_of(game)}"
@@ -87,7 +88,7 @@ def test_draw_a_whole_game_with_the_machine_first():
 
 
 def test_show_prints_four_levels_in_the_guides_grid():
-    child = start()
+    child = start(True, "--no-color")
     expect_prompt(child, MOVE)
     child.sendline("2,3,4")
     child.expect(r"MACHINE MOVES TO (\d{3})")
@@ -113,7 +114,7 @@ def test_show_prints_four_levels_in_the_guides_grid():
     ("111", "THAT SQUARE IS USED, TRY AGAIN."),
 ])
 def test_bad_input_explains_and_asks_again(text, message):
-    child = start()
+    child = start(True, "--no-color")
     expect_prompt(child, MOVE)
     child.sendline("111")
     child.expect("MACHINE MOVES TO")

@@ -1,5 +1,8 @@
 """The game flow through Session: questions, answers, turns, messages, replay."""
 
+import re
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -8,11 +11,12 @@ from qubic.game import GOODBYE, INSTRUCTIONS, Picture, Session, Stage, parse_yes
 from qubic.heuristic import NormalPlayer
 from qubic.levels import LEVELS
 from qubic.notation import format_cell, looks_like_move, parse_cell
+from qubic.settings import Settings
 from tests.scripted import find_game, human_moves
 
 
 def started(human_first: bool = True, seed: int = 1) -> Session:
-    session = Session(seed=seed)
+    session = Session(Settings(seed=seed))
     session.start()
     session.answer("no")
     session.answer("yes" if human_first else "no")
@@ -33,7 +37,7 @@ def play_moves(session: Session, moves: list[int]) -> list:
 
 
 def test_questions_come_in_the_guides_order():
-    session = Session(seed=1)
+    session = Session(Settings(seed=1))
     assert session.start()[0] == "QUBIC"
     assert session.prompt == "DO YOU WANT INSTRUCTIONS?"
     assert session.answer("YES") == [*INSTRUCTIONS, ""]
@@ -144,33 +148,60 @@ def test_play_again_skips_instructions_and_no_says_goodbye():
 
 
 def prompt_state(session: Session):
-    return session.stage, list(session.board.moves), session.board.first
+    return session.stage, list(session.board.moves), session.board.first, replace(session.settings)
+
+
+COMMAND_TEXTS = ["undo", "Undo please", "hint", "HINT 2", "moves", "moves all", "help", "help me",
+                 "show", "board ALWAYS", "show off", "show sideways", "level", "level nope",
+                 "level normal", "save"]
+
+
+def may_change(session: Session, text: str) -> bool:
+    """Whether `text` is an answer that may change the game (everything else must not)."""
+    if session.stage is not Stage.MOVE:
+        return parse_yes_no(text) is not None
+    words = [word.upper() for word in text.split()]
+    if not words:
+        return False
+    command, rest = words[0], words[1:]
+    if command == "UNDO":
+        return not rest
+    if command in ("SHOW", "BOARD"):
+        return rest in (["ALWAYS"], ["OFF"])
+    if command == "LEVEL":
+        return len(rest) == 1 and rest[0].lower() in LEVELS
+    if command in session.commands:
+        return False
+    return looks_like_move(text) and _legal(session, text)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(max_size=12), min_size=1, max_size=8), st.integers(0, 3))
-def test_random_text_never_crashes_or_changes_the_game(texts, stop_at):
-    """At every question, text that is not a valid answer changes nothing."""
-    session = Session(seed=2)
+@given(st.lists(st.text(max_size=12) | st.sampled_from(COMMAND_TEXTS), min_size=1, max_size=8),
+       st.integers(0, 4), st.sampled_from([1, 2]))
+def test_random_text_never_crashes_or_changes_the_game(texts, stop_at, players):
+    """At every question, text that is not a valid answer changes nothing; neither do the
+    commands that only tell (SHOW, HINT, MOVES, HELP, LEVEL, SAVE without a name)."""
+    session = Session(Settings(seed=2, players=players))
     session.start()
-    # Reach one of the four questions, then throw text at it.
-    script = [["no"], ["no", "yes"], ["no", "yes", "111"], []][stop_at]
+    # Reach one of the questions, then throw text at it.
+    script = [["no"], ["no", "yes"], ["no", "yes", "111"], ["no", "no", "111", "222"], []][stop_at]
     for answer in script:
         session.answer(answer)
         while session.machine_to_move:
             session.machine_move()
     for text in texts:
+        words = text.split()
+        command = session.stage is Stage.MOVE and bool(words) and (
+            words[0].upper() in session.commands)
+        if command and words[0].upper() == "SAVE" and len(words) > 1:
+            continue  # it would write a file; SAVE has its own tests
         before = prompt_state(session)
-        if session.stage is Stage.MOVE:
-            words = text.split()
-            valid = (bool(words) and words[0].upper() in session.commands) or (
-                looks_like_move(text) and _legal(session, text))
-        else:
-            valid = parse_yes_no(text) is not None
+        changing = may_change(session, text)
         output = session.answer(text)
-        if not valid:
+        if not changing:
             assert prompt_state(session) == before
-            assert len(output) == 1 and isinstance(output[0], str)
+            if not command:
+                assert len(output) == 1 and isinstance(output[0], str)
         while session.machine_to_move:
             session.machine_move()
         if session.done:
@@ -189,8 +220,76 @@ def test_level_command_names_changes_and_rejects_levels():
     [current] = session.answer("LEVEL")
     assert "THE LEVEL IS NORMAL" in current
     [unknown] = session.answer("level grandmaster")
-    assert "THERE IS NO LEVEL 'GRANDMASTER'" in unknown and session.level == "normal"
+    assert "THERE IS NO LEVEL 'GRANDMASTER'" in unknown and session.settings.level == "normal"
     for name in LEVELS:
         assert session.answer(f"level {name.title()}") == [f"THE LEVEL IS NOW {name.upper()}."]
-        assert session.level == name
+        assert session.settings.level == name
     assert session.board.moves == [] and not session.machine_to_move
+
+
+def test_two_players_take_turns_as_x_and_o_until_one_wins():
+    session = Session(Settings(players=2))
+    session.start()
+    assert session.answer("no") == []
+    assert session.prompt == "X, YOUR MOVE?"  # no "move first?": X starts
+    output = []
+    for move in ("111", "211", "112", "212", "113", "213", "444", "214"):
+        assert not session.machine_to_move
+        output = session.answer(move)
+    picture, verdict = output
+    assert isinstance(picture, Picture) and picture.line == tuple(
+        parse_cell(c) for c in ("211", "212", "213", "214"))
+    assert verdict == "O WINS! THE LINE: 211 212 213 214"
+    assert session.answer("yes") == []
+    assert session.prompt == "X, YOUR MOVE?" and session.board.moves == []
+
+
+def test_no_players_the_machine_plays_itself_to_the_end():
+    session = Session(Settings(players=0, seed=3))
+    assert session.start()[0] == "QUBIC"
+    output = []
+    while session.machine_to_move:
+        output += session.machine_move()
+    announcements = [line for line in output if isinstance(line, str)]
+    assert all(re.fullmatch(r"[XO] MOVES TO [1-4]{3}", line) for line in announcements[:-1])
+    assert announcements[0].startswith("X ") and announcements[1].startswith("O ")
+    assert announcements[-1].startswith(("X WINS!", "O WINS!", "THE GAME IS A DRAW"))
+    assert isinstance(output[-2], Picture)
+    assert session.prompt == "DO YOU WANT TO PLAY ANOTHER GAME?"
+    session.answer("yes")
+    assert session.machine_to_move and session.board.moves == []
+
+
+def test_the_machine_levels_per_side():
+    session = Session(Settings(players=0))
+    assert set(session.machines) == {Mark.X, Mark.O}
+    assert set(started().machines) == {Mark.O}
+    assert Session(Settings(players=2)).machines == {}
+
+
+def test_time_up_passes_the_turn_to_the_machine():
+    session = started(seed=3)
+    session.settings.time_limit = 2.0
+    assert session.seconds_to_answer == 2.0
+    assert session.time_up() == ["TIME IS UP. YOUR TURN PASSES TO THE MACHINE."]
+    assert session.machine_to_move and session.seconds_to_answer is None
+    session.machine_move()
+    assert session.board.mark_at(session.board.moves[-1]) is Mark.O
+    assert session.board.turn is Mark.X and session.prompt == "YOUR MOVE?"
+
+
+def test_time_up_with_two_players_passes_to_the_other_person():
+    session = Session(Settings(players=2, time_limit=1.5))
+    session.start()
+    session.answer("no")
+    assert session.time_up() == ["TIME IS UP. THE TURN PASSES TO O."]
+    assert session.prompt == "O, YOUR MOVE?" and session.seconds_to_answer == 1.5
+
+
+def test_questions_other_than_a_persons_move_are_untimed():
+    session = Session(Settings(time_limit=1.0))
+    assert session.seconds_to_answer is None
+    session.answer("no")
+    assert session.seconds_to_answer is None
+    session.answer("no")
+    assert session.machine_to_move and session.seconds_to_answer is None

@@ -1,0 +1,201 @@
+"""Saved games: a plain-text format, written atomically and read back with every field checked.
+
+A saved game is a version line, then one `key: value` line for each key, in any order:
+
+    qubic-save 1
+    players: 1
+    human: X
+    level: normal
+    level-o: normal
+    first: O
+    always-show: no
+    time-limit: 30.0
+    seed: 5
+    moves: 143 111 -- 222
+
+`moves` lists the turns in order in move notation, `--` for a turn that passed when its time
+ran out. `human` is fixed by `players` (`X`, `X O`, or `none`); `time-limit` and `seed` may be
+`none`. Loading replays every move, so a file that loads is a game in progress.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import suppress
+from datetime import datetime
+from pathlib import Path
+
+from qubic.board import PASS, Board, Mark
+from qubic.levels import LEVELS
+from qubic.notation import NotationError, format_cell, parse_cell
+from qubic.settings import PEOPLE, Settings, parse_seconds
+
+MAGIC = "qubic-save"
+VERSION = 1
+KEYS = ("players", "human", "level", "level-o", "first", "always-show", "time-limit", "seed",
+        "moves")
+PASS_TOKEN = "--"
+
+
+class SaveFileError(Exception):
+    """A game that cannot be saved or loaded; the message says why in one line."""
+
+
+def dumps(settings: Settings, board: Board) -> str:
+    """The saved-game text for `board` played with `settings`."""
+    values = {
+        "players": str(settings.players),
+        "human": _human(settings.players),
+        "level": settings.level,
+        "level-o": settings.level_o,
+        "first": board.first.name,
+        "always-show": "yes" if settings.always_show else "no",
+        "time-limit": _optional(settings.time_limit),
+        "seed": _optional(settings.seed),
+        "moves": " ".join(PASS_TOKEN if cell == PASS else format_cell(cell)
+                          for cell in board.moves),
+    }
+    lines = [f"{MAGIC} {VERSION}", *(f"{key}: {values[key]}".rstrip() for key in KEYS)]
+    return "\n".join(lines) + "\n"
+
+
+def loads(text: str) -> tuple[Settings, Board]:
+    """The settings and position a saved-game text holds; SaveFileError if anything is off."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith(MAGIC):
+        raise SaveFileError("not a qubic saved game")
+    if lines[0] != f"{MAGIC} {VERSION}":
+        raise SaveFileError(f"{lines[0]!r}: this qubic reads {MAGIC} {VERSION} only")
+    values: dict[str, str] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        key, colon, value = line.partition(":")
+        key = key.strip()
+        if not colon:
+            raise SaveFileError(f"line {number} is not 'key: value'")
+        if key not in KEYS:
+            raise SaveFileError(f"line {number}: unknown key {key!r}")
+        if key in values:
+            raise SaveFileError(f"line {number}: {key!r} is given twice")
+        values[key] = value.strip()
+    missing = [key for key in KEYS if key not in values]
+    if missing:
+        raise SaveFileError(f"{missing[0]!r} is missing")
+    try:
+        settings = _settings(values)
+        first = Mark[_choice("first", values["first"], ("X", "O"))]
+    except ValueError as error:
+        raise SaveFileError(str(error)) from None
+    return settings, _replay(values["moves"], first, settings)
+
+
+def save(path: str, settings: Settings, board: Board) -> None:
+    """Write the game to `path` atomically; SaveFileError if it cannot be written, or if
+    `path` is something other than a saved game (which it would overwrite)."""
+    target = Path(path)
+    try:
+        with target.open(encoding="utf-8", errors="replace") as existing:
+            if not existing.readline().startswith(MAGIC):
+                raise SaveFileError("it exists and is not a qubic saved game")
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        raise SaveFileError(_reason(error)) from None
+    try:
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                             suffix=".tmp")
+    except OSError as error:
+        raise SaveFileError(_reason(error)) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(dumps(settings, board))
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, target)
+    except OSError as error:
+        with suppress(OSError):
+            os.unlink(temporary)
+        raise SaveFileError(_reason(error)) from None
+
+
+def load(path: str) -> tuple[Settings, Board]:
+    """The game saved in `path`; SaveFileError if it is missing, unreadable or corrupt."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as error:
+        raise SaveFileError(_reason(error)) from None
+    except UnicodeDecodeError:
+        raise SaveFileError("not a text file") from None
+    return loads(text)
+
+
+def suggested_name(now: datetime) -> str:
+    """A file name for a game saved at `now`, e.g. qubic-2026-11-22-1530.txt."""
+    return f"qubic-{now:%Y-%m-%d-%H%M}.txt"
+
+
+def _human(players: int) -> str:
+    return " ".join(mark.name for mark in PEOPLE[players]) or "none"
+
+
+def _optional(value: float | int | None) -> str:
+    return "none" if value is None else repr(value)
+
+
+def _choice(key: str, value: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ValueError(f"{key}: {value!r} is not one of {', '.join(choices)}")
+    return value
+
+
+def _settings(values: dict[str, str]) -> Settings:
+    players = int(_choice("players", values["players"], tuple(str(n) for n in PEOPLE)))
+    if values["human"] != _human(players):
+        raise ValueError(f"human {values['human']!r} does not fit players {players}")
+    for key in ("level", "level-o"):
+        if values[key] not in LEVELS:
+            raise ValueError(f"{key}: there is no level {values[key]!r}")
+    time_limit = values["time-limit"]
+    seed = values["seed"]
+    try:
+        seconds = None if time_limit == "none" else parse_seconds(time_limit)
+    except ValueError:
+        raise ValueError(f"time-limit {time_limit!r} is not a positive number") from None
+    try:
+        number = None if seed == "none" else int(seed)
+    except ValueError:
+        raise ValueError(f"seed {seed!r} is not a whole number") from None
+    return Settings(
+        players=players,
+        level=values["level"],
+        level_o=values["level-o"],
+        always_show=_choice("always-show", values["always-show"], ("yes", "no")) == "yes",
+        time_limit=seconds,
+        seed=number,
+    )
+
+
+def _replay(moves: str, first: Mark, settings: Settings) -> Board:
+    board = Board(first=first)
+    for number, token in enumerate(moves.split(), start=1):
+        if board.is_over():
+            raise SaveFileError(f"move {number} comes after the end of the game")
+        if token == PASS_TOKEN:
+            if board.turn not in settings.people:
+                raise SaveFileError(f"move {number} is a pass by the machine, which never passes")
+            board.push_pass()
+            continue
+        try:
+            cell = parse_cell(token)
+        except NotationError as error:
+            raise SaveFileError(f"move {number} {token!r}: {error}") from None
+        if not board.is_legal(cell):
+            raise SaveFileError(f"move {number} {token!r} is on a used square")
+        board.push(cell)
+    if board.is_over():
+        raise SaveFileError("the game in it is already over")
+    return board
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)

@@ -1,0 +1,37 @@
+"""The choices a game is played with: who plays, the machine's levels and the house rules."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from qubic.board import Mark
+from qubic.levels import DEFAULT_LEVEL
+
+# The marks people play, by how many people play: alone against the machine they are X.
+PEOPLE: dict[int, tuple[Mark, ...]] = {0: (), 1: (Mark.X,), 2: (Mark.X, Mark.O)}
+
+
+@dataclass
+class Settings:
+    """Everything a saved game keeps besides the moves."""
+
+    players: int = 1
+    level: str = DEFAULT_LEVEL  # the machine's level; X's when the machine plays itself
+    level_o: str = DEFAULT_LEVEL  # O's level when the machine plays itself
+    always_show: bool = False
+    time_limit: float | None = None  # seconds for each of a person's turns
+    seed: int | None = None
+
+    @property
+    def people(self) -> tuple[Mark, ...]:
+        """The marks played by people at the keyboard."""
+        return PEOPLE[self.players]
+
+
+def parse_seconds(text: str) -> float:
+    """A positive, finite number of seconds; ValueError otherwise."""
+    seconds = float(text)
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"{text!r} is not a positive number of seconds")
+    return seconds
