@@ -10,6 +10,7 @@ defends against chains of threats. The rest is hard's play.
 from __future__ import annotations
 
 import random
+import sys
 import time
 
 from qubic.board import Board, iter_bits
@@ -18,7 +19,7 @@ from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
 from qubic.threats import (
     LINE_MASKS,
-    OutOfTime,
+    OutOfBudget,
     ThreatSearch,
     lowest,
     new_threats,
@@ -26,9 +27,14 @@ from qubic.threats import (
     winning_cells,
 )
 
-SECONDS = 4.0  # default thinking budget per move (the issue's cap is 5 s)
-ATTACK_SHARE = 0.5  # of the budget, at most this much looking for our own setup wins
+NODES = 600_000  # threat-search positions per move: a few seconds here, and reproducible
+SECONDS = 4.5  # never more than this, whatever the nodes (the issue's cap is 5 s)
+ATTACK_SHARE = 0.4  # of the budget, at most this much looking for our own setup wins
 MAX_SETUPS = 4  # deepest number of own setups searched
+
+
+class _PhaseOver(Exception):
+    """A setup search used up the share of the budget it was given."""
 
 
 class SetupSearch:
@@ -39,19 +45,25 @@ class SetupSearch:
         self._refuted: dict[tuple[int, int], int] = {}
 
     def forced_win(self, me: int, you: int, max_setups: int = MAX_SETUPS,
-                   deadline: float | None = None) -> int | None:
+                   nodes: int | None = None, seconds: float | None = None) -> int | None:
         """A first move that wins by force for `me` to move with at most `max_setups` setups,
-        fewest setups first; None if none was found before `deadline`. Raises OutOfTime when
-        the threat search's own deadline passes."""
-        for setups in range(0, max_setups + 1):
-            if deadline is not None and time.perf_counter() > deadline:
-                return None
-            move = self._attack(me, you, setups)
-            if move is not None:
-                return move
+        fewest setups first; None if none was found within `nodes` more threat-search
+        positions and `seconds`. Raises OutOfBudget when the threat search's own runs out."""
+        self._node_limit = sys.maxsize if nodes is None else self.threats.nodes + nodes
+        self._deadline = None if seconds is None else time.perf_counter() + seconds
+        try:
+            for setups in range(0, max_setups + 1):
+                move = self._attack(me, you, setups)
+                if move is not None:
+                    return move
+        except _PhaseOver:
+            pass
         return None
 
     def _attack(self, me: int, you: int, setups: int) -> int | None:
+        if self.threats.nodes > self._node_limit or (
+                self._deadline is not None and time.perf_counter() > self._deadline):
+            raise _PhaseOver
         line = self.threats.forced_win(me, you, shortest=False)
         if line is not None:
             return line[0]
@@ -97,19 +109,25 @@ class SetupSearch:
 class ExpertPlayer:
     """Hard's play plus setup wins and setup defence; reproducible by seed within budget."""
 
-    def __init__(self, seed: int | None = None, seconds: float = SECONDS) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self.seed = random.randrange(2**32) if seed is None else seed
-        self.seconds = seconds
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
-        budget = self.seconds if seconds is None else seconds
-        start = time.perf_counter()
-        threats = ThreatSearch(start + budget)
-        return Reply(decide(board, threats, start + budget * ATTACK_SHARE, self.seed))
+        if seconds is None:
+            threats = ThreatSearch(NODES, SECONDS)
+            share: Share = (int(NODES * ATTACK_SHARE), None)
+        else:
+            threats = ThreatSearch(seconds=seconds)
+            share = (None, seconds * ATTACK_SHARE)
+        return Reply(decide(board, threats, share, self.seed))
 
 
-def decide(board: Board, threats: ThreatSearch, attack_deadline: float, seed: int) -> int:
-    """The expert level's move for the side to move (the board is not changed)."""
+Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
+
+
+def decide(board: Board, threats: ThreatSearch, share: Share, seed: int) -> int:
+    """The expert level's move for the side to move (the board is not changed); `share` is
+    the part of the budget each setup search may use."""
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     urgent = winning_cells(me, you) or winning_cells(you, me)
     if urgent:
@@ -123,21 +141,40 @@ def decide(board: Board, threats: ThreatSearch, attack_deadline: float, seed: in
             return line[0]
         threat = threats.forced_win(you, me)
         if threat:
-            holding = [c for c in ranked if is_safe(threats, me, you, c)
-                       and holds(threats, me, you, c)]
-            if not holding:
-                return defend(threats, me, you, ranked, threat)
-            return fewest_chances(threats, me, you, holding)
-        move = setups.forced_win(me, you, deadline=attack_deadline)
+            return defend_well(threats, me, you, ranked, threat)
+        move = setups.forced_win(me, you, MAX_SETUPS, *share)
         if move is not None:
             return move
-        if setups.forced_win(you, me, 1, deadline=attack_deadline) is not None:
-            stopping = [c for c in ranked if setups.forced_win(you, me | 1 << c, 1) is None]
-            if stopping:
-                return fewest_chances(threats, me, you, stopping)
-    except OutOfTime:
+        theirs = setups.forced_win(you, me, 1, *share)
+    except OutOfBudget:
         return ranked[0]
+    if theirs is not None:
+        stopping = []
+        try:
+            for cell in [theirs] + [c for c in ranked if c != theirs]:
+                if setups.forced_win(you, me | 1 << cell, 1) is None:
+                    stopping.append(cell)
+        except OutOfBudget:
+            pass
+        if stopping:
+            return fewest_chances(threats, me, you, stopping)
     return best_quiet(threats, me, you, scores, position_rng(seed, board))
+
+
+def defend_well(threats: ThreatSearch, me: int, you: int, ranked: list[int],
+                threat: list[int]) -> int:
+    """Of the moves that stop the opponent's forced win by threats and hold after their own
+    forced block, the one leaving it the fewest chances; else hard's defence."""
+    holding = []
+    try:
+        for cell in [c for c in ranked if c in threat] + [c for c in ranked if c not in threat]:
+            if is_safe(threats, me, you, cell) and holds(threats, me, you, cell):
+                holding.append(cell)
+    except OutOfBudget:
+        pass
+    if holding:
+        return fewest_chances(threats, me, you, holding)
+    return defend(threats, me, you, ranked, threat)
 
 
 def fewest_chances(threats: ThreatSearch, me: int, you: int, candidates: list[int]) -> int:
@@ -149,6 +186,6 @@ def fewest_chances(threats: ThreatSearch, me: int, you: int, candidates: list[in
             count = chances(threats, me | 1 << cell, you)
             if fewest is None or count < fewest:
                 best, fewest = cell, count
-    except OutOfTime:
+    except OutOfBudget:
         pass
     return best

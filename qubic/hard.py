@@ -8,14 +8,13 @@ its own (the opponent must then find the answer), then the guide's heuristic sco
 from __future__ import annotations
 
 import random
-import time
 
 from qubic.board import Board, iter_bits
 from qubic.geometry import CUBE
 from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
 from qubic.threats import (
-    OutOfTime,
+    OutOfBudget,
     ThreatSearch,
     lowest,
     new_threats,
@@ -23,7 +22,8 @@ from qubic.threats import (
     winning_cells,
 )
 
-SECONDS = 1.5  # default thinking budget per move
+NODES = 150_000  # threat-search positions per move: about a second here, and reproducible
+SECONDS = 2.0  # never more than this, whatever the nodes
 SETUP_BONUS = 100.0  # a quiet move that leaves us a forced win if the opponent does nothing
 SETUP_DEPTH = 8  # own threat moves looked for after a quiet move
 SHORTLIST = 6  # quiet moves whose opponent chances are counted
@@ -35,19 +35,18 @@ FULL = CUBE.full_mask
 class HardPlayer:
     """Threat-space search with a heuristic for quiet moves; reproducible by seed."""
 
-    def __init__(self, seed: int | None = None, seconds: float = SECONDS) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self.seed = random.randrange(2**32) if seed is None else seed
-        self.seconds = seconds
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
-        deadline = time.perf_counter() + (self.seconds if seconds is None else seconds)
-        return Reply(decide(board, ThreatSearch(deadline), self.seed))
+        search = ThreatSearch(NODES, SECONDS) if seconds is None else ThreatSearch(seconds=seconds)
+        return Reply(decide(board, search, self.seed))
 
 
 def decide(board: Board, search: ThreatSearch, seed: int) -> int:
     """The hard level's move for the side to move (the board is not changed).
 
-    When the deadline passes, each stage answers with the best it has found so far.
+    When the budget runs out, each stage answers with the best it has found so far.
     """
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     urgent = winning_cells(me, you) or winning_cells(you, me)
@@ -60,7 +59,7 @@ def decide(board: Board, search: ThreatSearch, seed: int) -> int:
         if line:
             return line[0]
         threat = search.forced_win(you, me)
-    except OutOfTime:
+    except OutOfBudget:
         return ranked[0]
     if threat:
         return defend(search, me, you, ranked, threat)
@@ -110,7 +109,7 @@ def defend(search: ThreatSearch, me: int, you: int, ranked: list[int],
         if safe is not None:
             return safe
         return max(involved, key=lambda c: len(search.forced_win(you, me | 1 << c) or ()))
-    except OutOfTime:
+    except OutOfBudget:
         return involved[0] if safe is None else safe
 
 
@@ -133,7 +132,7 @@ def best_quiet(search: ThreatSearch, me: int, you: int, scores: dict[int, float]
         shortlist = sorted(values, key=lambda c: -values[c])[:SHORTLIST]
         for cell in shortlist:
             values[cell] -= CHANCE_PENALTY * chances(search, me | 1 << cell, you)
-    except OutOfTime:
+    except OutOfBudget:
         shortlist = sorted(values, key=lambda c: -values[c])[:1]
     best = max(values[c] for c in shortlist)
     return rng.choice([cell for cell in shortlist if values[cell] == best])

@@ -11,6 +11,7 @@ Positions are `(me, you)`: the attacker's and the defender's bitboards, attacker
 
 from __future__ import annotations
 
+import sys
 import time
 
 from qubic.geometry import CUBE
@@ -22,8 +23,8 @@ CELL_LINE_BITS = tuple(sum(1 << i for i in CUBE.lines_through[c]) for c in CUBE.
 MAX_THREATS = 16  # deepest chain of own threat moves searched (the issue asks for 12)
 
 
-class OutOfTime(Exception):
-    """The search's deadline passed."""
+class OutOfBudget(Exception):
+    """The search used up its nodes or its time."""
 
 
 def lowest(bits: int) -> int:
@@ -62,20 +63,27 @@ class ThreatSearch:
     """Finds forced wins by threats, remembering refuted positions across calls.
 
     One instance serves one decision: its table stays valid for any number of searches, and
-    its deadline (a `time.perf_counter()` value, or None) bounds them all.
+    its budget bounds them all: at most `nodes` positions (so the same question always gets
+    the same answer) and at most `seconds` of wall-clock time (a safety net, or the budget
+    itself when a caller asks for a time).
     """
 
-    def __init__(self, deadline: float | None = None) -> None:
-        self.deadline = deadline
+    def __init__(self, nodes: int | None = None, seconds: float | None = None) -> None:
         self.nodes = 0
+        self.node_limit = sys.maxsize if nodes is None else nodes
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
         self._refuted: dict[tuple[int, int], int] = {}  # position -> depth it fails at
+
+    def out_of_budget(self) -> bool:
+        return self.nodes > self.node_limit or (
+            self.deadline is not None and time.perf_counter() > self.deadline)
 
     def forced_win(self, me: int, you: int, max_threats: int = MAX_THREATS,
                    shortest: bool = True) -> list[int] | None:
         """A forced win by threats for `me` to move, as the moves of both sides in order
         (attacker first, ending with the attacker's winning or double-threat move); None if
         there is none within `max_threats` own moves. The shortest one unless `shortest` is
-        False, which answers faster whether there is one. Raises OutOfTime."""
+        False, which answers faster whether there is one. Raises OutOfBudget."""
         wins = winning_cells(me, you)
         if wins:
             return [lowest(wins)]
@@ -99,9 +107,8 @@ class ThreatSearch:
         # the attacker never has an open three (each is blocked at once), so those lines are
         # all it needs, and each move changes only the lines through its cell.
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 1023 \
-                and time.perf_counter() > self.deadline:
-            raise OutOfTime
+        if not self.nodes & 1023 and self.out_of_budget():
+            raise OutOfBudget
         cells = forks = 0  # cells making a threat; cells making two at once
         rest = twos
         while rest:
