@@ -14,7 +14,7 @@ import sys
 import time
 
 from qubic.board import Board, iter_bits
-from qubic.hard import FULL, best_quiet, chances, defend, holds, is_safe
+from qubic.hard import FULL, best_quiet, chances, defend
 from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
 from qubic.threats import (
@@ -141,7 +141,7 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int) -> int:
             return line[0]
         threat = threats.forced_win(you, me)
         if threat:
-            return defend_well(threats, me, you, ranked, threat)
+            return defend(threats, me, you, ranked, threat)
         move = setups.forced_win(me, you, MAX_SETUPS, *share)
         if move is not None:
             return move
@@ -159,22 +159,6 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int) -> int:
         if stopping:
             return fewest_chances(threats, me, you, stopping)
     return best_quiet(threats, me, you, scores, position_rng(seed, board))
-
-
-def defend_well(threats: ThreatSearch, me: int, you: int, ranked: list[int],
-                threat: list[int]) -> int:
-    """Of the moves that stop the opponent's forced win by threats and hold after their own
-    forced block, the one leaving it the fewest chances; else hard's defence."""
-    holding = []
-    try:
-        for cell in [c for c in ranked if c in threat] + [c for c in ranked if c not in threat]:
-            if is_safe(threats, me, you, cell) and holds(threats, me, you, cell):
-                holding.append(cell)
-    except OutOfBudget:
-        pass
-    if holding:
-        return fewest_chances(threats, me, you, holding)
-    return defend(threats, me, you, ranked, threat)
 
 
 def fewest_chances(threats: ThreatSearch, me: int, you: int, candidates: list[int]) -> int:
