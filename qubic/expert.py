@@ -9,12 +9,13 @@ defends against chains of threats. The rest is hard's play.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sys
 import time
 
 from qubic.board import Board, iter_bits
-from qubic.hard import FULL, best_quiet, chances, defend
+from qubic.hard import FULL, defences, defend, quiet_ranking
 from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
 from qubic.threats import (
@@ -27,14 +28,12 @@ from qubic.threats import (
     winning_cells,
 )
 
-NODES = 600_000  # threat-search positions per move: a few seconds here, and reproducible
+NODES = 1_000_000  # threat-search positions per move: a few seconds here, and reproducible
 SECONDS = 4.5  # never more than this, whatever the nodes (the issue's cap is 5 s)
 ATTACK_SHARE = 0.4  # of the budget, at most this much looking for our own setup wins
 MAX_SETUPS = 4  # deepest number of own setups searched
-
-
-class _PhaseOver(Exception):
-    """A setup search used up the share of the budget it was given."""
+DEEP_CHECKS = 3  # moves checked for the opponent's wins with two setups
+DEEP_NODES = 150_000  # threat-search positions for each such check
 
 
 class SetupSearch:
@@ -47,23 +46,20 @@ class SetupSearch:
     def forced_win(self, me: int, you: int, max_setups: int = MAX_SETUPS,
                    nodes: int | None = None, seconds: float | None = None) -> int | None:
         """A first move that wins by force for `me` to move with at most `max_setups` setups,
-        fewest setups first; None if none was found within `nodes` more threat-search
-        positions and `seconds`. Raises OutOfBudget when the threat search's own runs out."""
+        fewest setups first; None if there is none. Raises OutOfBudget when `nodes` more
+        threat-search positions, `seconds`, or the threat search's own budget run out first."""
         self._node_limit = sys.maxsize if nodes is None else self.threats.nodes + nodes
         self._deadline = None if seconds is None else time.perf_counter() + seconds
-        try:
-            for setups in range(0, max_setups + 1):
-                move = self._attack(me, you, setups)
-                if move is not None:
-                    return move
-        except _PhaseOver:
-            pass
+        for setups in range(0, max_setups + 1):
+            move = self._attack(me, you, setups)
+            if move is not None:
+                return move
         return None
 
     def _attack(self, me: int, you: int, setups: int) -> int | None:
         if self.threats.nodes > self._node_limit or (
                 self._deadline is not None and time.perf_counter() > self._deadline):
-            raise _PhaseOver
+            raise OutOfBudget
         line = self.threats.forced_win(me, you, shortest=False)
         if line is not None:
             return line[0]
@@ -74,8 +70,12 @@ class SetupSearch:
             return None
         for cell in self._setup_candidates(me, you, theirs):
             mine = me | 1 << cell
-            if new_threats(mine, you, cell):
-                continue  # a threat and its block belong to the threat search
+            block = new_threats(mine, you, cell)
+            if block:
+                # A threat: its block is forced, and the setups after it decide.
+                if self._attack(mine, you | block, setups) is not None:
+                    return cell
+                continue
             threat = self.threats.forced_win(mine, you, shortest=False)
             if threat is not None and self._refutations_fail(mine, you, threat, setups - 1):
                 return cell
@@ -127,7 +127,7 @@ Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
 
 def decide(board: Board, threats: ThreatSearch, share: Share, seed: int) -> int:
     """The expert level's move for the side to move (the board is not changed); `share` is
-    the part of the budget each setup search may use."""
+    the part of the budget our own setup search may use."""
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     urgent = winning_cells(me, you) or winning_cells(you, me)
     if urgent:
@@ -141,35 +141,44 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int) -> int:
             return line[0]
         threat = threats.forced_win(you, me)
         if threat:
-            return defend(threats, me, you, ranked, threat)
-        move = setups.forced_win(me, you, MAX_SETUPS, *share)
-        if move is not None:
-            return move
-        theirs = setups.forced_win(you, me, 1, *share)
+            candidates = safe_defences(threats, me, you, ranked, threat)
+            if not candidates:
+                return defend(threats, me, you, ranked, threat)
+        else:
+            with contextlib.suppress(OutOfBudget):
+                move = setups.forced_win(me, you, MAX_SETUPS, *share)
+                if move is not None:
+                    return move
+            candidates = quiet_ranking(threats, me, you, scores, position_rng(seed, board))
     except OutOfBudget:
         return ranked[0]
-    if theirs is not None:
-        stopping = []
-        try:
-            for cell in [theirs] + [c for c in ranked if c != theirs]:
-                if setups.forced_win(you, me | 1 << cell, 1) is None:
-                    stopping.append(cell)
-        except OutOfBudget:
-            pass
-        if stopping:
-            return fewest_chances(threats, me, you, stopping)
-    return best_quiet(threats, me, you, scores, position_rng(seed, board))
+    return safest(setups, me, you, candidates)
 
 
-def fewest_chances(threats: ThreatSearch, me: int, you: int, candidates: list[int]) -> int:
-    """Of `candidates` (best first), the one after which the opponent has the fewest replies
-    that set up a forced win; the earliest on ties, and the best so far when time runs out."""
-    best, fewest = candidates[0], None
-    try:
+def safe_defences(threats: ThreatSearch, me: int, you: int, ranked: list[int],
+                  threat: list[int]) -> list[int]:
+    """hard's defences against the opponent's forced win `threat`, those that hold first; as
+    many as the budget finds."""
+    found = []
+    with contextlib.suppress(OutOfBudget):
+        for defence in defences(threats, me, you, ranked, threat):
+            found.append(defence)
+    return [c for c, holding in found if holding] + [c for c, holding in found if not holding]
+
+
+def safest(setups: SetupSearch, me: int, you: int, candidates: list[int]) -> int:
+    """Of `candidates` (best first), the first after which the opponent has no forced win
+    with two setups, among the first few with none with one setup; else the first with none
+    with one setup; else the first candidate. Unfinished searches count as wins."""
+    safe: list[int] = []
+    with contextlib.suppress(OutOfBudget):
         for cell in candidates:
-            count = chances(threats, me | 1 << cell, you)
-            if fewest is None or count < fewest:
-                best, fewest = cell, count
-    except OutOfBudget:
-        pass
-    return best
+            if setups.forced_win(you, me | 1 << cell, 1) is None:
+                safe.append(cell)
+                if len(safe) == DEEP_CHECKS:
+                    break
+    for cell in safe:
+        with contextlib.suppress(OutOfBudget):
+            if setups.forced_win(you, me | 1 << cell, 2, DEEP_NODES) is None:
+                return cell
+    return safe[0] if safe else candidates[0]

@@ -8,6 +8,7 @@ its own (the opponent must then find the answer), then the guide's heuristic sco
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from qubic.board import Board, iter_bits
 from qubic.geometry import CUBE
@@ -23,7 +24,7 @@ from qubic.threats import (
 )
 
 NODES = 150_000  # threat-search positions per move: about a second here, and reproducible
-SECONDS = 2.0  # never more than this, whatever the nodes
+SECONDS = 1.8  # never more than this, whatever the nodes: the issue caps a move at 2 s
 SETUP_BONUS = 100.0  # a quiet move that leaves us a forced win if the opponent does nothing
 SETUP_DEPTH = 8  # own threat moves looked for after a quiet move
 SHORTLIST = 6  # quiet moves whose opponent chances are counted
@@ -104,25 +105,40 @@ def defend(search: ThreatSearch, me: int, you: int, ranked: list[int],
     and preferring one that holds over the next turns too; when there is none, the cell of
     `threat` that makes the opponent's win longest."""
     involved = [c for c in ranked if c in threat]
-    safe = None
+    found: list[int] = []
     try:
-        for cell in involved + [c for c in ranked if c not in threat]:
-            if is_safe(search, me, you, cell):
-                if holds(search, me, you, cell):
-                    return cell
-                safe = cell if safe is None else safe
-        if safe is not None:
-            return safe
+        for cell, holding in defences(search, me, you, ranked, threat):
+            if holding:
+                return cell
+            found.append(cell)
+        if found:
+            return found[0]
         return max(involved, key=lambda c: len(search.forced_win(you, me | 1 << c) or ()))
     except OutOfBudget:
-        return involved[0] if safe is None else safe
+        return found[0] if found else involved[0]
+
+
+def defences(search: ThreatSearch, me: int, you: int, ranked: list[int],
+             threat: list[int]) -> Iterator[tuple[int, bool]]:
+    """The moves after which the opponent (whose forced win is `threat`) has none, each with
+    whether it holds; the cells of `threat` first, then in `ranked` order."""
+    for cell in [c for c in ranked if c in threat] + [c for c in ranked if c not in threat]:
+        if is_safe(search, me, you, cell):
+            yield cell, holds(search, me, you, cell)
 
 
 def best_quiet(search: ThreatSearch, me: int, you: int, scores: dict[int, float],
                rng: random.Random) -> int:
-    """The best quiet move: the heuristic score, a bonus for setting up a forced win of our
-    own, and, for the most promising few, a penalty for each opponent reply that would set up
-    a forced win of its own (the opponent's chances). In the opening, key cells only."""
+    """The best quiet move (see `quiet_ranking`), ties broken by `rng`."""
+    return quiet_ranking(search, me, you, scores, rng)[0]
+
+
+def quiet_ranking(search: ThreatSearch, me: int, you: int, scores: dict[int, float],
+                  rng: random.Random) -> list[int]:
+    """Quiet moves, best first: the heuristic score, a bonus for setting up a forced win of
+    our own, and, for the most promising few, a penalty for each opponent reply that would set
+    up a forced win of its own (the opponent's chances). In the opening, key cells first.
+    The best is chosen among equals by `rng`; when the budget runs out, the best found so far."""
     def value(cell: int) -> float:
         mine = me | 1 << cell
         # A threat is answered at once, and the root search already saw what follows it.
@@ -131,18 +147,22 @@ def best_quiet(search: ThreatSearch, me: int, you: int, scores: dict[int, float]
         return scores[cell] + SETUP_BONUS * setup
 
     if (me | you).bit_count() < OPENING and KEY_CELLS & scores.keys():
-        scores = {cell: v for cell, v in scores.items() if cell in KEY_CELLS}
+        first = [c for c in scores if c in KEY_CELLS]
+    else:
+        first = list(scores)
     values = dict(scores)
     try:
-        for cell in scores:
+        for cell in first:
             values[cell] = value(cell)
-        shortlist = sorted(values, key=lambda c: -values[c])[:SHORTLIST]
+        shortlist = sorted(first, key=lambda c: -values[c])[:SHORTLIST]
         for cell in shortlist:
             values[cell] -= CHANCE_PENALTY * chances(search, me | 1 << cell, you)
     except OutOfBudget:
-        shortlist = sorted(values, key=lambda c: -values[c])[:1]
+        shortlist = sorted(first, key=lambda c: -values[c])[:1]
     best = max(values[c] for c in shortlist)
-    return rng.choice([cell for cell in shortlist if values[cell] == best])
+    choice = rng.choice([cell for cell in shortlist if values[cell] == best])
+    others = sorted([c for c in scores if c != choice], key=lambda c: -values[c])
+    return [choice] + [c for c in others if c in first] + [c for c in others if c not in first]
 
 
 def chances(search: ThreatSearch, me: int, you: int) -> int:

@@ -34,7 +34,7 @@ LEVELS: dict[str, Level] = {
     )
 }
 DEFAULT_LEVEL = "normal"
-HINT_LEVEL = "normal"  # the level HINT asks: the strongest search that answers promptly
+HINT_LEVEL = "hard"  # the level HINT asks: the strongest that answers within a second or so
 
 
 def make_player(name: str, seed: int | None = None) -> Player:

@@ -1,0 +1,89 @@
+"""The expert level: wins built from a quiet move (a setup), and defence against them.
+
+Each claim is proved in the test itself with the threat search (checked against a plain solver
+in test_threats): a setup wins when every reply leaves us a forced win by threats.
+"""
+
+from qubic.board import Board
+from qubic.levels import make_player
+from qubic.notation import format_cell, parse_cell
+from qubic.threats import ThreatSearch, new_threats
+
+# A game hard (X) won against an earlier expert (O); positions along it are the test cases.
+GAME_TEXT = """114 223 414 144 111 212 222 113 233 211 441 444 333 214 213 232 241 244 344 224
+               234 322 133 433 141 341 131 121 132 123 134"""
+GAME = GAME_TEXT.split()
+
+
+def replay(moves: list[str]) -> Board:
+    board = Board()
+    for move in moves:
+        board.push(parse_cell(move))
+    return board
+
+
+def wins_by_threats(board: Board) -> bool:
+    """The side to move wins at once or by a forced chain of threats."""
+    me, you = board.turn, board.turn.other
+    return bool(board.winning_cells(me)) or \
+        ThreatSearch().forced_win(board.bits[me], board.bits[you]) is not None
+
+
+def is_quiet(board: Board, cell: int) -> bool:
+    me = board.bits[board.turn] | 1 << cell
+    return not new_threats(me, board.bits[board.turn.other], cell)
+
+
+def setup_wins(board: Board, cell: int) -> bool:
+    """After the side to move plays `cell`, every reply leaves it a win by threats."""
+    board.push(cell)
+    try:
+        for reply in board.legal_moves():
+            board.push(reply)
+            won = wins_by_threats(board)
+            board.pop()
+            if not won:
+                return False
+        return True
+    finally:
+        board.pop()
+
+
+def test_expert_plays_a_quiet_move_that_wins_against_every_reply():
+    board = replay(GAME[:20])
+    assert not wins_by_threats(board), "no chain of threats wins yet"
+    move = make_player("expert", seed=1).choose(board.copy()).cell
+    assert is_quiet(board, move)
+    assert setup_wins(board, move), format_cell(move)
+
+
+def test_expert_avoids_the_move_that_loses_to_a_setup():
+    board = replay(GAME[:5])  # O to move; X threatens a chain of threats through 112
+    # hard's answer stops the chain but loses to the setup 333, proved here:
+    hard = make_player("hard", seed=1).choose(board.copy()).cell
+    board.push(hard)
+    assert setup_wins(board, parse_cell("333"))
+    board.pop()
+    move = make_player("expert", seed=1).choose(board.copy()).cell
+    assert move != hard
+    board.push(move)
+    for setup in board.legal_moves():  # whatever X plays, some answer leaves it no win
+        board.push(setup)
+        assert wins_by_threats(board) or any(
+            not _answered_wins(board, answer) for answer in board.legal_moves()), \
+            format_cell(setup)
+        board.pop()
+
+
+def _answered_wins(board: Board, answer: int) -> bool:
+    board.push(answer)
+    try:
+        return wins_by_threats(board)
+    finally:
+        board.pop()
+
+
+def test_expert_replies_are_reproducible_though_its_search_is_long():
+    for moves in (GAME[:9], GAME[:11]):  # a second's search each, bounded by nodes, not time
+        replies = {make_player("expert", seed=3).choose(replay(moves)).cell for _ in range(2)}
+        assert len(replies) == 1
