@@ -1,10 +1,10 @@
 """Level expert: hard, plus a proof search over quiet moves that threaten a forced win.
 
 A quiet move that would leave us a forced win by threats if the opponent did nothing is a
-*setup*: the opponent must spend its move refuting it. Expert proves wins made of setups,
-trying every refutation (an AND/OR search, deepened one setup at a time inside the time budget,
-with a table of refuted positions), and defends against the opponent's such wins the way hard
-defends against chains of threats. The rest is hard's play.
+*setup*: the opponent must spend its move refuting it. Expert proves wins made of setups and
+threats, trying every refutation (an AND/OR search, deepened one setup at a time inside the
+budget, with a table of refuted positions). It ranks its candidate moves the way hard does,
+then plays the first after which the opponent has no such win of its own.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 import time
 
 from qubic.board import Board, iter_bits
-from qubic.hard import FULL, defences, defend, quiet_ranking
+from qubic.hard import FULL, defences, defend, forced_move, quiet_ranking
 from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
 from qubic.threats import (
@@ -129,17 +129,13 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int) -> int:
     """The expert level's move for the side to move (the board is not changed); `share` is
     the part of the budget our own setup search may use."""
     me, you = board.bits[board.turn], board.bits[board.turn.other]
-    urgent = winning_cells(me, you) or winning_cells(you, me)
-    if urgent:
-        return lowest(urgent)
     scores = score_cells(board, board.turn)
     ranked = sorted(scores, key=lambda c: -scores[c])
     setups = SetupSearch(threats)
     try:
-        line = threats.forced_win(me, you)
-        if line:
-            return line[0]
-        threat = threats.forced_win(you, me)
+        move, threat = forced_move(threats, me, you)
+        if move is not None:
+            return move
         if threat:
             candidates = safe_defences(threats, me, you, ranked, threat)
             if not candidates:

@@ -55,21 +55,30 @@ def decide(board: Board, search: ThreatSearch, seed: int) -> int:
     When the budget runs out, each stage answers with the best it has found so far.
     """
     me, you = board.bits[board.turn], board.bits[board.turn.other]
-    urgent = winning_cells(me, you) or winning_cells(you, me)
-    if urgent:
-        return lowest(urgent)
     scores = score_cells(board, board.turn)
     ranked = sorted(scores, key=lambda c: -scores[c])
     try:
-        line = search.forced_win(me, you)
-        if line:
-            return line[0]
-        threat = search.forced_win(you, me)
+        move, threat = forced_move(search, me, you)
     except OutOfBudget:
         return ranked[0]
+    if move is not None:
+        return move
     if threat:
         return defend(search, me, you, ranked, threat)
     return best_quiet(search, me, you, scores, position_rng(seed, board))
+
+
+def forced_move(search: ThreatSearch, me: int, you: int) -> tuple[int | None, list[int] | None]:
+    """The move the position calls for (win now, block a win, or start our forced win by
+    threats) and None; or None and the opponent's forced win by threats (None if it has
+    none). Raises OutOfBudget."""
+    urgent = winning_cells(me, you) or winning_cells(you, me)
+    if urgent:
+        return lowest(urgent), None
+    line = search.forced_win(me, you)
+    if line:
+        return line[0], None
+    return None, search.forced_win(you, me)
 
 
 def is_safe(search: ThreatSearch, me: int, you: int, cell: int) -> bool:
