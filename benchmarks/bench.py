@@ -1,6 +1,6 @@
 """Speed and strength of the machine's levels, printed as Markdown tables.
 
-    pip install -e . && python benchmarks/bench.py   # everything (about 10 minutes here)
+    pip install -e . && python benchmarks/bench.py   # everything (about five minutes here)
     python benchmarks/bench.py --games 2       # a quicker round robin
     python benchmarks/bench.py --only speed tactics
 
