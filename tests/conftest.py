@@ -61,3 +61,12 @@ def prompt_pattern(question: str) -> str:
 def expect_prompt(child: pexpect.spawn, question: str) -> None:
     """Wait until `question` (a regex) is asked and the prompt is ready for keys."""
     child.expect(prompt_pattern(question))
+
+
+def expect_goodbye(child: pexpect.spawn) -> None:
+    """The program says goodbye and exits with status 0, without a traceback."""
+    child.expect("GOODBYE")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in child.before
+    child.close()
+    assert child.exitstatus == 0

@@ -33,7 +33,7 @@ from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
 from qubic.player import PLAIN_ANNOUNCEMENT, Reply
 from qubic.settings import Settings
-from tests.conftest import expect_prompt, run_piped, spawn
+from tests.conftest import expect_goodbye, expect_prompt, run_piped, spawn
 
 VOICES = {PLAIN_ANNOUNCEMENT, NICE_TRY, GET_OUT, YOU_FOX, TAKES, LIKES}
 ONE_TO_FOUR = range(1, 5)
@@ -432,10 +432,7 @@ def start(*args: str) -> pexpect.spawn:
 def leave(child: pexpect.spawn) -> None:
     expect_prompt(child, MOVE)
     child.sendcontrol("d")
-    child.expect("GOODBYE")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    expect_goodbye(child)
 
 
 def test_the_classic_machine_speaks_in_its_own_words_in_a_terminal():

@@ -10,7 +10,7 @@ import pytest
 from qubic.board import Board, Mark
 from qubic.heuristic import NormalPlayer
 from qubic.notation import format_cell
-from tests.conftest import expect_prompt, prompt_pattern, run_piped, spawn
+from tests.conftest import expect_goodbye, expect_prompt, prompt_pattern, run_piped, spawn
 from tests.scripted import find_game, human_moves
 
 SEED = 5
@@ -47,10 +47,7 @@ def play_through(child: pexpect.spawn, game: Board) -> str:
 def finish(child: pexpect.spawn) -> None:
     expect_prompt(child, r"DO YOU WANT TO PLAY ANOTHER GAME\?")
     child.sendline("no")
-    child.expect("GOODBYE")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    expect_goodbye(child)
 
 
 def line_of(game: Board) -> str:
@@ -136,11 +133,7 @@ def test_ctrl_c_and_ctrl_d_leave_cleanly_at_any_prompt(answers, key):
         child.sendline(answer)
     expect_prompt(child, r"[A-Z]\?")
     child.sendcontrol(key)
-    child.expect("GOODBYE")
-    child.expect(pexpect.EOF)
-    assert "Traceback" not in child.before
-    child.close()
-    assert child.exitstatus == 0
+    expect_goodbye(child)
 
 
 def test_piped_input_gives_a_clean_transcript():

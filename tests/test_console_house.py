@@ -15,7 +15,14 @@ from qubic.levels import HINT_LEVEL, make_player
 from qubic.notation import format_cell, parse_cell
 from qubic.render import COLOURS
 from qubic.settings import Settings
-from tests.conftest import expect_prompt, program_env, qubic_command, run_piped, spawn
+from tests.conftest import (
+    expect_goodbye,
+    expect_prompt,
+    program_env,
+    qubic_command,
+    run_piped,
+    spawn,
+)
 from tests.test_console import MOVE, SEED, finish, start
 
 X_COLOUR = f"\x1b[{COLOURS[Mark.X]}"
@@ -43,10 +50,7 @@ def leave(child: pexpect.spawn) -> None:
     """Ctrl-D at the next prompt: the program says goodbye and exits 0."""
     expect_prompt(child, r"\?")
     child.sendcontrol("d")
-    child.expect("GOODBYE")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    expect_goodbye(child)
 
 
 def test_undo_takes_back_your_move_and_the_reply():
