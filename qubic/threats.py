@@ -18,9 +18,11 @@ from qubic.geometry import CUBE
 
 LINE_MASKS = CUBE.line_masks
 CELL_LINES = tuple(tuple(LINE_MASKS[i] for i in CUBE.lines_through[c]) for c in CUBE.cells)
-CELL_LINE_INDEXES = CUBE.lines_through
+CELL_LINE_PAIRS = tuple(tuple((1 << i, LINE_MASKS[i]) for i in CUBE.lines_through[c])
+                        for c in CUBE.cells)  # each line through the cell: its bit, its mask
 CELL_LINE_BITS = tuple(sum(1 << i for i in CUBE.lines_through[c]) for c in CUBE.cells)
 MAX_THREATS = 16  # deepest chain of own threat moves searched (the issue asks for 12)
+EXHAUSTED = sys.maxsize  # a refuted position whose every chain ran out before any depth limit
 
 
 class OutOfBudget(Exception):
@@ -60,19 +62,26 @@ def new_threats(me: int, you: int, cell: int) -> int:
 
 
 class ThreatSearch:
-    """Finds forced wins by threats, remembering refuted positions across calls.
+    """Finds forced wins by threats, remembering answers and refuted positions across calls.
 
-    One instance serves one decision: its table stays valid for any number of searches, and
-    its budget bounds them all: at most `nodes` positions (so the same question always gets
-    the same answer) and at most `seconds` of wall-clock time (a safety net, or the budget
-    itself when a caller asks for a time).
+    What it remembers stays valid for any number of searches in any positions, so one instance
+    may serve one decision or many. Its budget bounds the searches until `set_budget` is called
+    again: at most `nodes` positions (so the same question always gets the same answer) and at
+    most `seconds` of wall-clock time (a safety net, or the budget itself when a caller asks
+    for a time).
     """
 
     def __init__(self, nodes: int | None = None, seconds: float | None = None) -> None:
         self.nodes = 0
-        self.node_limit = sys.maxsize if nodes is None else nodes
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
         self._refuted: dict[tuple[int, int], int] = {}  # position -> depth it fails at
+        self._answers: dict[tuple[int, int, int, bool], list[int] | None] = {}
+        self._cuts = 0  # times the depth limit stopped a line that might have gone on
+        self.set_budget(nodes, seconds)
+
+    def set_budget(self, nodes: int | None = None, seconds: float | None = None) -> None:
+        """From now on, at most `nodes` more positions and `seconds` more time."""
+        self.node_limit = sys.maxsize if nodes is None else self.nodes + nodes
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
 
     def out_of_budget(self) -> bool:
         return self.nodes > self.node_limit or (
@@ -84,6 +93,12 @@ class ThreatSearch:
         (attacker first, ending with the attacker's winning or double-threat move); None if
         there is none within `max_threats` own moves. The shortest one unless `shortest` is
         False, which answers faster whether there is one. Raises OutOfBudget."""
+        key = (me, you, max_threats, shortest)
+        if key not in self._answers:
+            self._answers[key] = self._search(me, you, max_threats, shortest)
+        return self._answers[key]
+
+    def _search(self, me: int, you: int, max_threats: int, shortest: bool) -> list[int] | None:
         wins = winning_cells(me, you)
         if wins:
             return [lowest(wins)]
@@ -93,11 +108,11 @@ class ThreatSearch:
             if not you & mask and (me & mask).bit_count() == 2:
                 twos |= 1 << index
         for depth in range(1 if shortest else max_threats, max_threats + 1):
-            self._deepest = False
+            cuts = self._cuts
             line = self._attack(me, you, twos, theirs, depth)
             if line is not None:
                 return line
-            if not self._deepest:  # the tree ran out before the depth did
+            if self._cuts == cuts:  # the tree ran out before the depth did
                 return None
         return None
 
@@ -128,33 +143,39 @@ class ThreatSearch:
         if not candidates:
             return None
         if depth == 1:
-            self._deepest = True
+            self._cuts += 1
             return None
         key = (me, you)
-        if self._refuted.get(key, 0) >= depth:
+        refuted = self._refuted.get(key, 0)
+        if refuted >= depth:
+            if refuted != EXHAUSTED:
+                self._cuts += 1  # deeper than it was refuted, it might yet win
             return None
+        cuts = self._cuts
         while candidates:
             bit = candidates & -candidates
             candidates ^= bit
             cell = bit.bit_length() - 1
             mine = me | bit
             made = new_twos = 0
-            for index in CELL_LINE_INDEXES[cell]:
-                mask = LINE_MASKS[index]
+            for line_bit, mask in CELL_LINE_PAIRS[cell]:
                 if not you & mask:
                     count = (mine & mask).bit_count()
                     if count == 3:
                         made = mask & ~mine  # one threat: forks were taken above
                     elif count == 2:
-                        new_twos |= 1 << index
+                        new_twos |= line_bit
             block = made.bit_length() - 1
             yours = you | made
+            counter = 0  # the threats the forced block makes
+            for mask in CELL_LINES[block]:
+                if not mine & mask and (yours & mask).bit_count() == 3:
+                    counter |= mask & ~yours
             child_twos = (twos & ~CELL_LINE_BITS[cell] | new_twos) & ~CELL_LINE_BITS[block]
-            line = self._attack(mine, yours, child_twos, new_threats(yours, mine, block),
-                                depth - 1)
+            line = self._attack(mine, yours, child_twos, counter, depth - 1)
             if line is not None:
                 return [cell, block, *line]
-        self._refuted[key] = depth
+        self._refuted[key] = depth if self._cuts != cuts else EXHAUSTED
         return None
 
 

@@ -10,7 +10,7 @@ from qubic.board import Board
 from qubic.hard import HardPlayer
 from qubic.heuristic import EasyPlayer
 from qubic.notation import format_cell, parse_cell
-from qubic.threats import ThreatSearch
+from qubic.threats import OutOfBudget, ThreatSearch
 from tests.oracle import winning_first_moves
 from tests.scripted import position
 
@@ -167,3 +167,44 @@ def test_hard_finds_the_only_move_that_stops_a_forced_win():
         board.pop()
     assert saving == [parse_cell("113")]
     assert HardPlayer(seed=1).choose(board).cell == parse_cell("113")
+
+
+# X to move; its shortest forced win by threats takes 10 own moves.
+LONG_CHAIN = Board.from_moves(moves("111 141 114 112 411 144 441 142 143 332"))
+
+
+def test_a_long_chain_is_found_after_a_shallower_search_of_the_same_position():
+    me, you = LONG_CHAIN.bits[LONG_CHAIN.turn], LONG_CHAIN.bits[LONG_CHAIN.turn.other]
+    line = forced_win(LONG_CHAIN)
+    assert line is not None and len(line) == 2 * 10 - 1
+    assert_forcing_line(LONG_CHAIN, line)
+    search = ThreatSearch()
+    assert search.forced_win(me, you, 8, shortest=False) is None
+    # What the shallow search refuted must not hide the deeper win from the same instance.
+    assert search.forced_win(me, you) == line
+
+
+@pytest.mark.parametrize("board", random_positions(40, seed=9))
+def test_one_search_answers_many_questions_as_fresh_ones_would(board):
+    shared = ThreatSearch()
+    for me, you in ((board.turn, board.turn.other), (board.turn.other, board.turn)):
+        for cell in board.legal_moves()[::5]:
+            mine = board.bits[me] | 1 << cell
+            for max_threats, shortest in ((3, True), (8, False), (16, True), (16, False)):
+                fresh = ThreatSearch().forced_win(mine, board.bits[you], max_threats, shortest)
+                found = shared.forced_win(mine, board.bits[you], max_threats, shortest)
+                assert (found is None) == (fresh is None)
+                if shortest and found is not None:
+                    assert len(found) == len(fresh)
+
+
+def test_a_new_budget_counts_from_now():
+    me, you = LONG_CHAIN.bits[LONG_CHAIN.turn], LONG_CHAIN.bits[LONG_CHAIN.turn.other]
+    search = ThreatSearch(nodes=10)
+    with pytest.raises(OutOfBudget):
+        search.forced_win(me, you)
+    search.set_budget(nodes=None)
+    assert search.forced_win(me, you) is not None
+    used = search.nodes
+    search.set_budget(nodes=10)
+    assert search.node_limit == used + 10
