@@ -8,7 +8,8 @@ the first coordinate most significant. Bitboards are plain ints with bit `cell` 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
+from functools import cached_property
+from itertools import permutations, product
 
 # The guide's names for the seven line families of the 3-D game, keyed by the axes a line runs
 # along (0 = level, 1 = column, 2 = row).
@@ -60,6 +61,39 @@ class Geometry:
             index = index * self.size + c
         return index
 
+    @cached_property
+    def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """Every map of the cells onto themselves that takes lines to lines, each as the tuple
+        of images of the cells; the identity first. The 4 x 4 x 4 cube has 192."""
+        n, last = self.size, self.size - 1
+        # A symmetry permutes the axes and renumbers the coordinates along each, by one
+        # renumbering that keeps opposite ends opposite, reversed along some axes.
+        renumberings = [p for p in permutations(range(n))
+                        if all(p[last - t] == last - p[t] for t in range(n))]
+        lines = {line.mask for line in self.lines}
+        found: dict[tuple[int, ...], None] = {}
+        for axes in permutations(range(self.dims)):
+            for base in renumberings:
+                for flips in product((False, True), repeat=self.dims):
+                    maps = [[last - base[t] if flip else base[t] for t in range(n)]
+                            for flip in flips]
+                    image = tuple(
+                        self.cell(tuple(maps[i][coords[axis]] for i, axis in enumerate(axes)))
+                        for coords in self.coords)
+                    if all(sum(1 << image[c] for c in line.cells) in lines
+                           for line in self.lines):
+                        found[image] = None
+        return tuple(found)
+
+    def canonical(self, first: int, second: int) -> tuple[int, int]:
+        """The same key for a pair of bitboards (say, X's and O's) and for every symmetric
+        image of the pair: the least image."""
+        return self.orient(first, second)[0]
+
+    def orient(self, first: int, second: int) -> tuple[tuple[int, int], tuple[int, ...]]:
+        """The pair's canonical key, and a symmetry that maps the pair onto it."""
+        return min(((_image(first, sym), _image(second, sym)), sym) for sym in self.symmetries)
+
     def family_counts(self) -> dict[str, int]:
         """How many lines each family has, in the order the families first appear."""
         counts: dict[str, int] = {}
@@ -93,6 +127,15 @@ class Geometry:
                 mask = sum(1 << c for c in cells)
                 lines.append(Line(cells, mask, self._family(direction)))
         return lines
+
+
+def _image(bits: int, symmetry: tuple[int, ...]) -> int:
+    image = 0
+    while bits:
+        low = bits & -bits
+        image |= 1 << symmetry[low.bit_length() - 1]
+        bits ^= low
+    return image
 
 
 CUBE = Geometry()

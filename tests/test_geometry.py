@@ -87,3 +87,37 @@ def test_cell_numbering_reads_coordinates_as_digits():
         CUBE.cell((4, 0, 0))
     with pytest.raises(ValueError):
         CUBE.cell((0, 0))
+
+
+def test_the_cube_has_192_symmetries_each_taking_lines_to_lines():
+    symmetries = CUBE.symmetries
+    assert len(set(symmetries)) == 192
+    assert symmetries[0] == tuple(CUBE.cells)
+    lines = {line.mask for line in CUBE.lines}
+    for symmetry in symmetries:
+        assert sorted(symmetry) == list(CUBE.cells)
+        assert {sum(1 << symmetry[c] for c in line.cells) for line in CUBE.lines} == lines
+
+
+def test_the_square_and_the_small_cube_have_their_textbook_symmetries():
+    assert len(Geometry(size=4, dims=2).symmetries) == 32  # 8 of the square, times 4
+    assert len(Geometry(size=3, dims=3).symmetries) == 48  # the rotations and reflections
+
+
+def test_the_cells_fall_into_two_kinds_under_symmetry():
+    kinds = {CUBE.canonical(1 << cell, 0) for cell in CUBE.cells}
+    assert len(kinds) == 2  # the 16 cells on seven lines, and the 48 on four
+
+
+def test_canonical_is_the_same_for_every_image_and_orient_says_how():
+    first, second = 1 << 0 | 1 << 21 | 1 << 7, 1 << 42 | 1 << 5
+    key = CUBE.canonical(first, second)
+    for symmetry in CUBE.symmetries[::7]:
+        image = (sum(1 << symmetry[c] for c in range(64) if first >> c & 1),
+                 sum(1 << symmetry[c] for c in range(64) if second >> c & 1))
+        assert CUBE.canonical(*image) == key
+        found, mapping = CUBE.orient(*image)
+        assert found == key
+        assert (sum(1 << mapping[c] for c in range(64) if image[0] >> c & 1),
+                sum(1 << mapping[c] for c in range(64) if image[1] >> c & 1)) == key
+    assert CUBE.canonical(second, first) != key  # the two sides are not interchangeable
