@@ -8,9 +8,10 @@ its own (the opponent must then find the answer), then the guide's heuristic sco
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 
-from qubic.board import Board, iter_bits
+from qubic.board import Board, Mark, iter_bits
 from qubic.geometry import CUBE
 from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
@@ -50,22 +51,44 @@ class HardPlayer:
 
 
 def decide(board: Board, search: ThreatSearch, seed: int) -> int:
-    """The hard level's move for the side to move (the board is not changed).
+    """The hard level's move for the side to move (the board is not changed)."""
+    return position_rng(seed, board).choice(choices(board, search))
 
-    When the budget runs out, each stage answers with the best it has found so far.
-    """
+
+def choices(board: Board, search: ThreatSearch) -> list[int]:
+    """The moves hard might play here: the one the position calls for, or the equally good
+    quiet moves its seed chooses among. When the budget runs out, each stage answers with
+    the best it has found so far."""
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     scores = score_cells(board, board.turn)
     ranked = sorted(scores, key=lambda c: -scores[c])
     try:
         move, threat = forced_move(search, me, you)
     except OutOfBudget:
-        return ranked[0]
+        return ranked[:1]
     if move is not None:
-        return move
+        return [move]
     if threat:
-        return defend(search, me, you, ranked, threat)
-    return best_quiet(search, me, you, scores, position_rng(seed, board))
+        return [defend(search, me, you, ranked, threat)]
+    return quiet_choices(search, me, you, scores)
+
+
+def playout(board: Board, search: ThreatSearch, seed: int,
+            deadline: float | None = None) -> Mark | None:
+    """The winner when hard plays on for both sides (the board is not changed). `search` may
+    bring what it learnt in earlier playouts; OutOfBudget when the clock passes `deadline`."""
+    pushed = 0
+    try:
+        while not board.is_over():
+            search.set_budget(NODES, None if deadline is None else deadline - time.perf_counter())
+            board.push(decide(board, search, seed))
+            pushed += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                raise OutOfBudget
+        return board.winner
+    finally:
+        for _ in range(pushed):
+            board.pop()
 
 
 def forced_move(search: ThreatSearch, me: int, you: int) -> tuple[int | None, list[int] | None]:
@@ -136,29 +159,51 @@ def defences(search: ThreatSearch, me: int, you: int, ranked: list[int],
             yield cell, holds(search, me, you, cell)
 
 
-def best_quiet(search: ThreatSearch, me: int, you: int, scores: dict[int, float],
-               rng: random.Random) -> int:
-    """The best quiet move (see `quiet_ranking`), ties broken by `rng`."""
-    return quiet_ranking(search, me, you, scores, rng)[0]
-
-
 def quiet_ranking(search: ThreatSearch, me: int, you: int, scores: dict[int, float],
                   rng: random.Random) -> list[int]:
-    """Quiet moves, best first: the heuristic score, a bonus for setting up a forced win of
-    our own, and, for the most promising few, a penalty for each opponent reply that would set
-    up a forced win of its own (the opponent's chances). In the opening, key cells first.
-    The best is chosen among equals by `rng`; when the budget runs out, the best found so far."""
+    """Quiet moves, best first (see `quiet_values`); the best is chosen among equals by
+    `rng`; when the budget runs out, the best found so far."""
+    values, shortlist = quiet_values(search, me, you, scores)
+    choice = rng.choice(best_of(values, shortlist))
+    first = set(opening_cells(me, you, scores))
+    others = sorted([c for c in scores if c != choice], key=lambda c: -values[c])
+    return [choice] + [c for c in others if c in first] + [c for c in others if c not in first]
+
+
+def quiet_choices(search: ThreatSearch, me: int, you: int, scores: dict[int, float]) -> list[int]:
+    """Every quiet move `quiet_ranking` might put first, whatever its `rng`."""
+    return best_of(*quiet_values(search, me, you, scores))
+
+
+def best_of(values: dict[int, float], shortlist: list[int]) -> list[int]:
+    """The cells of `shortlist` with the highest value, in shortlist order."""
+    best = max(values[c] for c in shortlist)
+    return [cell for cell in shortlist if values[cell] == best]
+
+
+def opening_cells(me: int, you: int, scores: dict[int, float]) -> list[int]:
+    """The cells quiet moves are chosen from: in the opening the key cells, else all."""
+    if (me | you).bit_count() < OPENING and KEY_CELLS & scores.keys():
+        return [c for c in scores if c in KEY_CELLS]
+    return list(scores)
+
+
+def quiet_values(search: ThreatSearch, me: int, you: int,
+                 scores: dict[int, float]) -> tuple[dict[int, float], list[int]]:
+    """Every empty cell's value as a quiet move, and the shortlist the best is chosen from.
+
+    The value is the heuristic score, a bonus for setting up a forced win of our own, and,
+    for the most promising few (the shortlist), a penalty for each opponent reply that would
+    set up a forced win of its own (the opponent's chances). In the opening only key cells
+    are valued. When the budget runs out, the shortlist is the best found so far."""
     def value(cell: int) -> float:
         mine = me | 1 << cell
         # A threat is answered at once, and the root search already saw what follows it.
         setup = not new_threats(mine, you, cell) and \
-            search.forced_win(mine, you, SETUP_DEPTH) is not None
+            search.forced_win(mine, you, SETUP_DEPTH, shortest=False) is not None
         return scores[cell] + SETUP_BONUS * setup
 
-    if (me | you).bit_count() < OPENING and KEY_CELLS & scores.keys():
-        first = [c for c in scores if c in KEY_CELLS]
-    else:
-        first = list(scores)
+    first = opening_cells(me, you, scores)
     values = dict(scores)
     try:
         for cell in first:
@@ -168,10 +213,7 @@ def quiet_ranking(search: ThreatSearch, me: int, you: int, scores: dict[int, flo
             values[cell] -= CHANCE_PENALTY * chances(search, me | 1 << cell, you)
     except OutOfBudget:
         shortlist = sorted(first, key=lambda c: -values[c])[:1]
-    best = max(values[c] for c in shortlist)
-    choice = rng.choice([cell for cell in shortlist if values[cell] == best])
-    others = sorted([c for c in scores if c != choice], key=lambda c: -values[c])
-    return [choice] + [c for c in others if c in first] + [c for c in others if c not in first]
+    return values, shortlist
 
 
 def chances(search: ThreatSearch, me: int, you: int) -> int:
