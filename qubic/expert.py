@@ -1,10 +1,12 @@
-"""Level expert: hard, plus a proof search over quiet moves that threaten a forced win.
+"""Level expert: hard, plus proofs over quiet moves, playouts, and an opening book.
 
 A quiet move that would leave us a forced win by threats if the opponent did nothing is a
 *setup*: the opponent must spend its move refuting it. Expert proves wins made of setups and
 threats, trying every refutation (an AND/OR search, deepened one setup at a time inside the
-budget, with a table of refuted positions). It ranks its candidate moves the way hard does,
-then plays the first after which the opponent has no such win of its own.
+budget, with a table of refuted positions). With no such win, it ranks its candidate moves the
+way hard does, drops those after which the opponent has such a win of its own, and plays out
+the rest (hard for both sides, in the manner of Tesauro and Galperin's rollouts): the move
+whose playouts score best is played. The first moves come from the opening book.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import random
 import sys
 import time
 
+from qubic import hard
 from qubic.board import Board, iter_bits
+from qubic.book import book_move
 from qubic.hard import FULL, defences, defend, forced_move, quiet_ranking
 from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
@@ -28,12 +32,16 @@ from qubic.threats import (
     winning_cells,
 )
 
-NODES = 1_000_000  # threat-search positions per move: a few seconds here, and reproducible
-SECONDS = 4.5  # never more than this, whatever the nodes (the issue's cap is 5 s)
-ATTACK_SHARE = 0.4  # of the budget, at most this much looking for our own setup wins
+NODES = 400_000  # threat-search positions for the proofs: a second or so here, reproducible
+SECONDS = 4.5  # a move never takes longer, whatever the counts (the issue's cap is 5 s)
+PROOF_SHARE = 0.5  # of that time, at most this much for the proofs
+ATTACK_SHARE = 0.4  # of the proofs' budget, at most this much looking for our own setup wins
 MAX_SETUPS = 4  # deepest number of own setups searched
 DEEP_CHECKS = 3  # moves checked for the opponent's wins with two setups
 DEEP_NODES = 150_000  # threat-search positions for each such check
+PLAYOUT_CANDIDATES = 8  # moves that survive the proofs and are then played out
+PLAYOUTS = 8  # playouts at most for one candidate
+PLAYOUTS_PER_ROUND = 2  # playouts per candidate before the weaker half is dropped
 
 
 class SetupSearch:
@@ -113,21 +121,24 @@ class ExpertPlayer:
         self.seed = random.randrange(2**32) if seed is None else seed
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
-        if seconds is None:
-            threats = ThreatSearch(NODES, SECONDS)
-            share: Share = (int(NODES * ATTACK_SHARE), None)
-        else:
-            threats = ThreatSearch(seconds=seconds)
-            share = (None, seconds * ATTACK_SHARE)
-        return Reply(decide(board, threats, share, self.seed))
+        limit = SECONDS if seconds is None else seconds
+        deadline = time.perf_counter() + limit
+        nodes = NODES if seconds is None else None
+        threats = ThreatSearch(nodes, limit * PROOF_SHARE)
+        share: Share = (nodes and int(nodes * ATTACK_SHARE), limit * PROOF_SHARE * ATTACK_SHARE)
+        return Reply(decide(board, threats, share, self.seed, deadline))
 
 
 Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
 
 
-def decide(board: Board, threats: ThreatSearch, share: Share, seed: int) -> int:
+def decide(board: Board, threats: ThreatSearch, share: Share, seed: int,
+           deadline: float) -> int:
     """The expert level's move for the side to move (the board is not changed); `share` is
-    the part of the budget our own setup search may use."""
+    the part of the budget our own setup search may use, `deadline` when the move is due."""
+    move = book_move(board)
+    if move is not None:
+        return move
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     scores = score_cells(board, board.turn)
     ranked = sorted(scores, key=lambda c: -scores[c])
@@ -148,7 +159,8 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int) -> int:
             candidates = quiet_ranking(threats, me, you, scores, position_rng(seed, board))
     except OutOfBudget:
         return ranked[0]
-    return safest(setups, me, you, candidates)
+    return choose_by_playouts(board, threats, shortlist(setups, me, you, candidates), seed,
+                              deadline)
 
 
 def safe_defences(threats: ThreatSearch, me: int, you: int, ranked: list[int],
@@ -162,19 +174,54 @@ def safe_defences(threats: ThreatSearch, me: int, you: int, ranked: list[int],
     return [c for c, holding in found if holding] + [c for c, holding in found if not holding]
 
 
-def safest(setups: SetupSearch, me: int, you: int, candidates: list[int]) -> int:
-    """Of `candidates` (best first), the first after which the opponent has no forced win
-    with two setups, among the first few with none with one setup; else the first with none
-    with one setup; else the first candidate. Unfinished searches count as wins."""
+def shortlist(setups: SetupSearch, me: int, you: int, candidates: list[int]) -> list[int]:
+    """Up to PLAYOUT_CANDIDATES of `candidates` (best first) after which the opponent has no
+    forced win with one setup, less those of the first few that lose to two setups (unless
+    that leaves none); the first candidate if none is safe. Unfinished searches count as wins."""
     safe: list[int] = []
     with contextlib.suppress(OutOfBudget):
         for cell in candidates:
             if setups.forced_win(you, me | 1 << cell, 1) is None:
                 safe.append(cell)
-                if len(safe) == DEEP_CHECKS:
+                if len(safe) == PLAYOUT_CANDIDATES:
                     break
-    for cell in safe:
-        with contextlib.suppress(OutOfBudget):
-            if setups.forced_win(you, me | 1 << cell, 2, DEEP_NODES) is None:
-                return cell
-    return safe[0] if safe else candidates[0]
+    if not safe:
+        return candidates[:1]
+    lost = set()
+    for cell in safe[:DEEP_CHECKS]:
+        try:
+            if setups.forced_win(you, me | 1 << cell, 2, DEEP_NODES) is not None:
+                lost.add(cell)
+        except OutOfBudget:
+            lost.add(cell)
+    return [cell for cell in safe if cell not in lost] or safe
+
+
+def choose_by_playouts(board: Board, threats: ThreatSearch, candidates: list[int],
+                       seed: int, deadline: float) -> int:
+    """The candidate whose playouts (the game played out by hard for both sides) score best
+    for the side to move: a win 1, a draw 0, a loss -1; earlier candidates win ties.
+
+    Symmetric candidates are played out apart: hard breaks ties by cell order, so it need not
+    answer two images of a position alike. Successive halving: each round plays every
+    remaining candidate out a few more times with fresh seeds, then keeps the better half.
+    The time safety net ends the rounds early."""
+    mark = board.turn
+    remaining = list(dict.fromkeys(candidates))
+    totals = dict.fromkeys(remaining, 0)
+    played = 0
+    while len(remaining) > 1 and played < PLAYOUTS:
+        for cell in remaining:
+            board.push(cell)
+            try:
+                for _ in range(PLAYOUTS_PER_ROUND):
+                    winner = hard.playout(board, threats, seed + played, deadline)
+                    totals[cell] += 0 if winner is None else 1 if winner is mark else -1
+            except OutOfBudget:
+                return remaining[0]  # the best after the last whole round
+            finally:
+                board.pop()
+        played += PLAYOUTS_PER_ROUND
+        remaining.sort(key=lambda c: -totals[c])  # stable: earlier candidates win ties
+        remaining = remaining[:max(1, len(remaining) // 2)]
+    return remaining[0]
