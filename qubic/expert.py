@@ -42,6 +42,7 @@ DEEP_NODES = 150_000  # threat-search positions for each such check
 PLAYOUT_CANDIDATES = 8  # moves that survive the proofs and are then played out
 PLAYOUTS = 8  # playouts at most for one candidate
 PLAYOUTS_PER_ROUND = 2  # playouts per candidate before the weaker half is dropped
+PLAYOUT_NODES = 1_500_000  # threat-search positions for all playouts: three seconds or so here
 
 
 class SetupSearch:
@@ -115,7 +116,8 @@ class SetupSearch:
 
 
 class ExpertPlayer:
-    """Hard's play plus setup wins and setup defence; reproducible by seed within budget."""
+    """Hard's play plus setup wins, setup defence, playouts and the opening book;
+    reproducible by seed within budget."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = random.randrange(2**32) if seed is None else seed
@@ -205,18 +207,28 @@ def choose_by_playouts(board: Board, threats: ThreatSearch, candidates: list[int
     Symmetric candidates are played out apart: hard breaks ties by cell order, so it need not
     answer two images of a position alike. Successive halving: each round plays every
     remaining candidate out a few more times with fresh seeds, then keeps the better half.
-    The time safety net ends the rounds early."""
+    No round starts that would take the playouts past PLAYOUT_NODES at the rate so far (early
+    in the game, when playouts are long, there are fewer rounds), and a round that overruns
+    it anyway, or the time safety net, is abandoned: the best after the last whole round is
+    played."""
     mark = board.turn
     remaining = list(dict.fromkeys(candidates))
     totals = dict.fromkeys(remaining, 0)
-    played = 0
+    played = done = 0  # playouts per remaining candidate, and in all
+    start = threats.nodes
     while len(remaining) > 1 and played < PLAYOUTS:
+        spent = threats.nodes - start
+        if done and spent + spent / done * len(remaining) * PLAYOUTS_PER_ROUND > PLAYOUT_NODES:
+            break
         for cell in remaining:
             board.push(cell)
             try:
                 for _ in range(PLAYOUTS_PER_ROUND):
+                    if threats.nodes - start > PLAYOUT_NODES:
+                        raise OutOfBudget
                     winner = hard.playout(board, threats, seed + played, deadline)
                     totals[cell] += 0 if winner is None else 1 if winner is mark else -1
+                    done += 1
             except OutOfBudget:
                 return remaining[0]  # the best after the last whole round
             finally:

@@ -194,8 +194,9 @@ def quiet_values(search: ThreatSearch, me: int, you: int,
 
     The value is the heuristic score, a bonus for setting up a forced win of our own, and,
     for the most promising few (the shortlist), a penalty for each opponent reply that would
-    set up a forced win of its own (the opponent's chances). In the opening only key cells
-    are valued. When the budget runs out, the shortlist is the best found so far."""
+    set up a forced win of its own (the opponent's chances). The penalty is only counted
+    while it can change which cells are best. In the opening only key cells are valued. When
+    the budget runs out, the shortlist is the best found so far."""
     def value(cell: int) -> float:
         mine = me | 1 << cell
         # A threat is answered at once, and the root search already saw what follows it.
@@ -209,8 +210,12 @@ def quiet_values(search: ThreatSearch, me: int, you: int,
         for cell in first:
             values[cell] = value(cell)
         shortlist = sorted(first, key=lambda c: -values[c])[:SHORTLIST]
+        best = None
         for cell in shortlist:
+            if best is not None and values[cell] < best:
+                break  # a penalty only lowers a value: none of the rest can reach the best
             values[cell] -= CHANCE_PENALTY * chances(search, me | 1 << cell, you)
+            best = values[cell] if best is None else max(best, values[cell])
     except OutOfBudget:
         shortlist = sorted(first, key=lambda c: -values[c])[:1]
     return values, shortlist
