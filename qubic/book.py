@@ -118,10 +118,9 @@ def build(path: Path, workers: int) -> None:
 
     def decide(moves: list[int]) -> int:
         reply, (wins, draws, losses) = best_reply(moves, pool)
-        text = " ".join(format_cell(m) for m in moves) or "(start)"
-        lines.append(f"{' '.join(format_cell(m) for m in moves)} -> {format_cell(reply)}"
-                     f"  # {wins} {draws} {losses}".lstrip())
-        print(f"{text} -> {format_cell(reply)}: {wins} {draws} {losses}", flush=True)
+        text = " ".join(format_cell(m) for m in moves)
+        lines.append(f"{text} -> {format_cell(reply)}  # {wins} {draws} {losses}".lstrip())
+        print(lines[-1], flush=True)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return reply
 

@@ -212,7 +212,7 @@ def choose_by_playouts(board: Board, threats: ThreatSearch, candidates: list[int
     it anyway, or the time safety net, is abandoned: the best after the last whole round is
     played."""
     mark = board.turn
-    remaining = list(dict.fromkeys(candidates))
+    remaining = list(candidates)
     totals = dict.fromkeys(remaining, 0)
     played = done = 0  # playouts per remaining candidate, and in all
     start = threats.nodes
