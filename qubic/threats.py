@@ -167,12 +167,9 @@ class ThreatSearch:
                         new_twos |= line_bit
             block = made.bit_length() - 1
             yours = you | made
-            counter = 0  # the threats the forced block makes
-            for mask in CELL_LINES[block]:
-                if not mine & mask and (yours & mask).bit_count() == 3:
-                    counter |= mask & ~yours
             child_twos = (twos & ~CELL_LINE_BITS[cell] | new_twos) & ~CELL_LINE_BITS[block]
-            line = self._attack(mine, yours, child_twos, counter, depth - 1)
+            line = self._attack(mine, yours, child_twos, new_threats(yours, mine, block),
+                                depth - 1)
             if line is not None:
                 return [cell, block, *line]
         self._refuted[key] = depth if self._cuts != cuts else EXHAUSTED
