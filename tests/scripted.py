@@ -39,6 +39,11 @@ def human_moves(board: Board) -> list[int]:
     return board.moves[offset::2]
 
 
+def moves(text: str) -> list[int]:
+    """The cells of space-separated moves in our notation, `111 214`."""
+    return [parse_cell(cell) for cell in text.split()]
+
+
 def position(x: str, o: str) -> Board:
     """A board holding X on the cells `x` and O on `o` (space-separated, our notation).
 

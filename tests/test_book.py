@@ -8,12 +8,9 @@ from qubic.book import BOOK_FILE, book_move, parse
 from qubic.geometry import CUBE
 from qubic.levels import make_player
 from qubic.notation import parse_cell
+from tests.scripted import moves
 
 ENTRIES = list(parse(resources.files("qubic").joinpath(BOOK_FILE).read_text(encoding="utf-8")))
-
-
-def moves(text: str) -> list[int]:
-    return [parse_cell(cell) for cell in text.split()]
 
 
 def after(board: Board, cell: int) -> tuple[int, int]:

@@ -12,11 +12,7 @@ from qubic.heuristic import EasyPlayer
 from qubic.notation import format_cell, parse_cell
 from qubic.threats import OutOfBudget, ThreatSearch
 from tests.oracle import winning_first_moves
-from tests.scripted import position
-
-
-def moves(text: str) -> list[int]:
-    return [parse_cell(c) for c in text.split()]
+from tests.scripted import moves, position
 
 
 def forced_win(board: Board, max_threats: int = 16) -> list[int] | None:
