@@ -92,7 +92,7 @@ class Geometry:
 
     def orient(self, first: int, second: int) -> tuple[tuple[int, int], tuple[int, ...]]:
         """The pair's canonical key, and a symmetry that maps the pair onto it."""
-        return min(((_image(first, sym), _image(second, sym)), sym) for sym in self.symmetries)
+        return min(((image(first, sym), image(second, sym)), sym) for sym in self.symmetries)
 
     def family_counts(self) -> dict[str, int]:
         """How many lines each family has, in the order the families first appear."""
@@ -129,7 +129,8 @@ class Geometry:
         return lines
 
 
-def _image(bits: int, symmetry: tuple[int, ...]) -> int:
+def image(bits: int, symmetry: tuple[int, ...]) -> int:
+    """The bitboard `bits` mapped cell by cell by `symmetry`."""
     image = 0
     while bits:
         low = bits & -bits

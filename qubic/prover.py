@@ -1,0 +1,246 @@
+"""Proving that X wins: depth-first proof-number search (df-pn) over positions of the cube.
+
+A position is `(x, o)`, the two bitboards; X is to move when both hold as many stones (an OR
+node: X needs one winning move), O otherwise (an AND node: every reply of O must lose). The
+rules of the proof:
+
+- X to move wins at once, or has a forced win by threats: proved. O has two threes: not.
+- O has a three: X must block it, the only move tried.
+- O to move: a win of its own, or a forced win by threats, disproves; X's two threes prove.
+  X has a three: O must block it. Otherwise every reply is tried, except those after which a
+  forced win X already holds (as if O passed) still works: those are plainly lost for O.
+- Replies and moves that are images of each other under the symmetries fixing the position
+  are tried once.
+
+`Prover.prove` searches one position within a budget of expanded nodes; `strategy` then lists
+the proof's quiet X moves: positions where X neither wins, nor blocks, nor has a forced win
+by threats, with the move that wins there.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from qubic.geometry import CUBE
+from qubic.symmetry import orbit_representatives, stabilizer
+from qubic.threats import (
+    CELL_LINES,
+    LINE_MASKS,
+    OutOfBudget,
+    ThreatSearch,
+    lowest,
+    still_forces,
+    winning_cells,
+)
+
+INF = 1 << 40
+FULL = CUBE.full_mask
+LEAF_NODES = 20_000  # threat-search positions for one leaf test: the perfect level's reach
+EPSILON = 0.25  # the 1+epsilon trick: a child's threshold may pass its sibling's by this share
+
+PROVED = "proved"
+DISPROVED = "disproved"
+UNKNOWN = "unknown"
+
+
+@dataclass
+class Result:
+    """What a search found for its root: the status, its proof and disproof numbers at the end,
+    the nodes it expanded and the seconds it took."""
+
+    status: str
+    pn: int
+    dn: int
+    expanded: int
+    seconds: float
+
+
+def x_to_move(x: int, o: int) -> bool:
+    return x.bit_count() == o.bit_count()
+
+
+def ranked_cells(me: int, you: int, cells: list[int]) -> list[int]:
+    """`cells` best first for `me` to move: its open lines advanced, the opponent's pressed."""
+    def score(cell: int) -> int:
+        total = 0
+        for mask in CELL_LINES[cell]:
+            if not you & mask:
+                total += 1 << 2 * (me & mask).bit_count()
+            elif not me & mask:
+                total += 1 << 2 * (you & mask).bit_count() - 1
+        return total
+    return sorted(cells, key=lambda c: (-score(c), c))
+
+
+class Prover:
+    """df-pn with a table of every position it has met; one instance may prove many roots,
+    reusing what it learnt."""
+
+    def __init__(self, leaf_nodes: int = LEAF_NODES) -> None:
+        self.threats = ThreatSearch()
+        self.leaf_nodes = leaf_nodes
+        self.table: dict[tuple[int, int], tuple[int, int]] = {}
+        self.moves: dict[tuple[int, int], int] = {}  # proved OR node -> its winning move
+        self.expanded = 0
+        self._limit = 0
+        self._children: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+
+    def prove(self, x: int, o: int, nodes: int) -> Result:
+        """Search `(x, o)` for at most `nodes` more expansions."""
+        start, first = time.perf_counter(), self.expanded
+        self._limit = self.expanded + nodes
+        group = stabilizer(CUBE, x, o)
+        pn, dn = self._mid(x, o, group, INF, INF)
+        status = PROVED if pn == 0 else DISPROVED if dn == 0 else UNKNOWN
+        return Result(status, pn, dn, self.expanded - first, time.perf_counter() - start)
+
+    def strategy(self, x: int, o: int) -> Iterator[tuple[int, int, int]]:
+        """The quiet X moves `(x, o, cell)` of the proof of `(x, o)`, which must be proved."""
+        seen: set[tuple[int, int]] = set()
+        stack = [(x, o)]
+        while stack:
+            x, o = stack.pop()
+            if (x, o) in seen:
+                continue
+            seen.add((x, o))
+            if x_to_move(x, o):
+                move = self.moves[(x, o)]
+                if move >= 0:
+                    if not winning_cells(o, x):
+                        yield x, o, move
+                    stack.append((x | 1 << move, o))
+                continue
+            mine = winning_cells(x, o)
+            if mine & (mine - 1):
+                continue  # two threes: O blocks one, X completes the other
+            # Under the position's whole stabilizer the classes of replies are unions of those
+            # the search tried (under a subgroup), and their lowest cells are among its.
+            for _, cx, co in self.expand(x, o, stabilizer(CUBE, x, o)):
+                stack.append((cx, co))
+
+    # The search.
+
+    def _mid(self, x: int, o: int, group: list[tuple[int, ...]], pth: int,
+             dth: int) -> tuple[int, int]:
+        key = (x, o)
+        known = self.table.get(key)
+        if known is not None and (known[0] == 0 or known[1] == 0):
+            return known
+        if key not in self._children:
+            self.expanded += 1
+            verdict = self.settle(x, o)
+            if verdict is not None:
+                self.table[key] = verdict
+                return verdict
+            self._children[key] = self.expand(x, o, group)
+        children = self._children[key]
+        if not children:  # every reply of O was plainly lost
+            self.table[key] = (0, INF)
+            return 0, INF
+        or_node = x_to_move(x, o)
+        while True:
+            pn, dn, best, second = self._collect(children, or_node)
+            if not or_node:
+                pn, dn = dn, pn  # collected as (dn, pn) for AND nodes
+            if pn == 0 or dn == 0 or pn >= pth or dn >= dth or self.expanded >= self._limit:
+                break
+            cell, cx, co = children[best]
+            cpn, cdn = self.table.get((cx, co), (1, 1))
+            if or_node:
+                cpth = min(pth, _bump(second))
+                cdth = dth - dn + cdn if dth < INF else INF
+            else:
+                cdth = min(dth, _bump(second))
+                cpth = pth - pn + cpn if pth < INF else INF
+            self._mid(cx, co, [s for s in group if s[cell] == cell], cpth, cdth)
+        self.table[key] = (pn, dn)
+        if pn == 0 and or_node:
+            self.moves[key] = children[best][0]
+        if pn == 0 or dn == 0:
+            del self._children[key]
+        return pn, dn
+
+    def _collect(self, children: list[tuple[int, int, int]],
+                 or_node: bool) -> tuple[int, int, int, int]:
+        """For an OR node: min pn, sum dn, the child with the least pn and the second least pn.
+        For an AND node the same with pn and dn swapped."""
+        low = second = INF
+        total = 0
+        best = 0
+        table = self.table
+        for index, (_, cx, co) in enumerate(children):
+            cpn, cdn = table.get((cx, co), (1, 1))
+            if not or_node:
+                cpn, cdn = cdn, cpn
+            if cpn < low:
+                low, second, best = cpn, low, index
+            elif cpn < second:
+                second = cpn
+            total = min(INF, total + cdn)
+            if low == 0:
+                break
+        return low, total, best, second
+
+    def settle(self, x: int, o: int) -> tuple[int, int] | None:
+        """(0, INF) or (INF, 0) for a position settled at once, else None."""
+        if (x | o) == FULL:
+            return INF, 0
+        if x_to_move(x, o):
+            if winning_cells(x, o):
+                self.moves[(x, o)] = -1
+                return 0, INF
+            theirs = winning_cells(o, x)
+            if theirs & (theirs - 1):
+                return INF, 0
+            if self._threat_win(x, o):
+                self.moves[(x, o)] = -1
+                return 0, INF
+            return None
+        if winning_cells(o, x):
+            return INF, 0
+        mine = winning_cells(x, o)
+        if mine & (mine - 1):
+            return 0, INF
+        if not mine and self._threat_win(o, x):
+            return INF, 0
+        return None
+
+    def _threat_win(self, me: int, you: int) -> list[int] | None:
+        self.threats.set_budget(self.leaf_nodes)
+        try:
+            return self.threats.forced_win(me, you, shortest=False)
+        except OutOfBudget:
+            return None
+
+    def expand(self, x: int, o: int,
+                group: list[tuple[int, ...]]) -> list[tuple[int, int, int]]:
+        """The moves worth trying from an unsettled position: (cell, x after, o after)."""
+        empty = FULL & ~(x | o)
+        if x_to_move(x, o):
+            theirs = winning_cells(o, x)
+            cells = [lowest(theirs)] if theirs else ranked_cells(
+                x, o, orbit_representatives(empty, group))
+            return [(c, x | 1 << c, o) for c in cells]
+        mine = winning_cells(x, o)
+        if mine:
+            return [(lowest(mine), x, o | mine)]
+        line = self._threat_win(x, o)
+        cells = orbit_representatives(empty, group)
+        if line is not None:
+            cells = [c for c in cells if not still_forces(line, x, o | 1 << c)]
+        return [(c, x, o | 1 << c) for c in ranked_cells(o, x, cells)]
+
+
+def _bump(value: int) -> int:
+    """A sibling's number raised by the 1+epsilon margin (and by at least one)."""
+    if value >= INF:
+        return INF
+    return max(value + 1, math.ceil(value * (1 + EPSILON)))
+
+
+def line_count(bits: int) -> int:
+    """How many of the cube's lines hold a stone of `bits` (used in progress reports)."""
+    return sum(1 for mask in LINE_MASKS if bits & mask)

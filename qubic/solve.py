@@ -1,0 +1,311 @@
+"""`python -m qubic.solve`: prove that X wins QUBIC from the empty cube, across sittings.
+
+PN-squared search. The upper tree, kept here, starts at the empty cube; each of its leaves is
+a *unit*: one position proved by `qubic.prover` (df-pn) within a budget of nodes, in a process
+of a `concurrent.futures` executor. The unit answers proved (with its quiet X moves),
+disproved, or unknown with its proof and disproof numbers, and an unknown leaf is expanded in
+the upper tree when it is next the most promising. Every answer is appended at once to the
+checkpoint, so the search can be stopped at any moment and resumed from it; positions are
+keyed there up to the cube's symmetries.
+
+The checkpoint (`qubic/proof.txt`) holds one record a line, bitboards in hex:
+    W x o          X wins (proved)              L x o        X does not (disproved)
+    U x o pn dn    a unit left unknown          B x o cell   a quiet X move of a proof
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import TextIO
+
+from qubic.geometry import CUBE
+from qubic.notation import format_cell
+from qubic.prover import DISPROVED, INF, PROVED, Prover, Result, x_to_move
+from qubic.symmetry import stabilizer
+
+CHECKPOINT = Path(__file__).with_name("proof.txt")
+UNIT_NODES = 20_000  # df-pn expansions per unit: some ten seconds here
+UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
+BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
+REPORT_SECONDS = 30.0
+
+Key = tuple[int, int]
+
+
+def canonical(x: int, o: int) -> Key:
+    return CUBE.canonical(x, o)
+
+
+def unit(x: int, o: int, nodes: int) -> tuple[Result, list[tuple[int, int, int]]]:
+    """Prove `(x, o)` within `nodes` expansions: the result, and when proved, its quiet X
+    moves up to symmetry. Runs in a worker process."""
+    prover = Prover()
+    result = prover.prove(x, o, nodes)
+    moves = []
+    if result.status == PROVED:
+        for px, po, cell in prover.strategy(x, o):
+            key, symmetry = CUBE.orient(px, po)
+            moves.append((*key, symmetry[cell]))
+    return result, moves
+
+
+class Checkpoint:
+    """What is known, read from and appended to the checkpoint file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.settled: dict[Key, bool] = {}
+        self.unknown: dict[Key, tuple[int, int]] = {}
+        self.book: dict[Key, int] = {}
+        if path.exists():
+            for line in path.read_text(encoding="ascii").splitlines():
+                with contextlib.suppress(ValueError, IndexError):  # a line cut off by a stop
+                    self._read(line.split())
+        self._file: TextIO = path.open("a", encoding="ascii")
+
+    def _read(self, words: list[str]) -> None:
+        kind, key = words[0], (int(words[1], 16), int(words[2], 16))
+        if kind in "WL":
+            self.settled[key] = kind == "W"
+            self.unknown.pop(key, None)
+        elif kind == "U":
+            self.unknown[key] = (int(words[3]), int(words[4]))
+        elif kind == "B":
+            self.book[key] = int(words[3])
+
+    def write(self, kind: str, key: Key, *values: int) -> None:
+        words = [kind, f"{key[0]:x}", f"{key[1]:x}", *map(str, values)]
+        self._read(words)
+        self._file.write(" ".join(words) + "\n")
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class Node:
+    """A position of the upper tree."""
+
+    __slots__ = ("cell", "children", "dn", "evaluated", "o", "parent", "pn", "x")
+
+    def __init__(self, x: int, o: int, cell: int, parent: Node | None) -> None:
+        self.x, self.o, self.cell, self.parent = x, o, cell, parent
+        self.pn = self.dn = 1
+        self.children: list[Node] | None = None
+        self.evaluated = False  # a unit has searched it and left it unknown
+
+    @property
+    def settled(self) -> bool:
+        return self.pn == 0 or self.dn == 0
+
+    def update(self) -> None:
+        """Its numbers from its children's."""
+        assert self.children is not None
+        pns = [child.pn for child in self.children]
+        dns = [child.dn for child in self.children]
+        if x_to_move(self.x, self.o):
+            self.pn, self.dn = min(pns, default=INF), min(INF, sum(dns))
+        else:
+            self.pn, self.dn = min(INF, sum(pns)), min(dns, default=INF)
+        if not self.children:
+            self.pn, self.dn = 0, INF  # every reply of O was plainly lost
+
+
+class Solver:
+    """The upper tree and the units in flight."""
+
+    def __init__(self, checkpoint: Checkpoint, nodes: int, out: TextIO) -> None:
+        self.checkpoint = checkpoint
+        self.nodes = nodes
+        self.out = out
+        self.rules = Prover()  # settles and expands positions of the upper tree
+        self.root = Node(0, 0, -1, None)
+        self.running: dict[Future[tuple[Result, list[tuple[int, int, int]]]], Node] = {}
+        self.counts = {"proved": 0, "disproved": 0, "unknown": 0}
+        self.expanded = 0
+        self.unit_seconds = 0.0
+        self.started = time.perf_counter()
+
+    def solve(self, executor: Executor, workers: int, hours: float | None) -> bool | None:
+        """Search until the root is settled or `hours` pass: True when X wins, False when it
+        does not, None when stopped first."""
+        deadline = None if hours is None else time.perf_counter() + hours * 3600
+        last_report = 0.0
+        while not self.root.settled:
+            out_of_time = deadline is not None and time.perf_counter() > deadline
+            while not out_of_time and len(self.running) < workers:
+                leaf = self._select()
+                if leaf is None:
+                    break
+                self._visit(leaf, executor)
+                if self.root.settled:
+                    break
+            if self.root.settled or not self.running:
+                break
+            done, _ = wait(self.running, timeout=REPORT_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                self._receive(self.running.pop(future), *future.result())
+            if time.perf_counter() - last_report >= REPORT_SECONDS:
+                self.report()
+                last_report = time.perf_counter()
+        self.report()
+        return None if not self.root.settled else self.root.pn == 0
+
+    def _select(self) -> Node | None:
+        """The most proving leaf not already being searched; None if every leaf is."""
+        node = self.root
+        while node.children is not None:
+            if not node.children:
+                return None
+            if x_to_move(node.x, node.o):
+                node = min(node.children, key=lambda child: child.pn)
+            else:
+                node = min(node.children, key=lambda child: child.dn)
+        return None if node in self.running.values() else node
+
+    def _visit(self, leaf: Node, executor: Executor) -> None:
+        """Expand `leaf`, or hand it to a unit."""
+        stones = (leaf.x | leaf.o).bit_count()
+        if leaf.evaluated or stones < UNIT_STONES:
+            self._expand(leaf)
+        else:
+            future = executor.submit(unit, leaf.x, leaf.o, self.nodes)
+            self.running[future] = leaf
+            # Its parent chooses by this number: a sibling is chosen next.
+            if x_to_move(leaf.x, leaf.o):
+                leaf.dn += BUSY
+            else:
+                leaf.pn += BUSY
+        self._backup(leaf.parent)
+
+    def _expand(self, node: Node) -> None:
+        group = stabilizer(CUBE, node.x, node.o)
+        node.children = []
+        for cell, cx, co in self.rules.expand(node.x, node.o, group):
+            child = Node(cx, co, cell, node)
+            self._settle(child)
+            node.children.append(child)
+        node.update()
+        self._record(node)
+
+    def _settle(self, node: Node) -> None:
+        """Set a new node's numbers from the checkpoint or the rules' quick verdicts."""
+        key = canonical(node.x, node.o)
+        if key in self.checkpoint.settled:
+            node.pn, node.dn = (0, INF) if self.checkpoint.settled[key] else (INF, 0)
+        elif key in self.checkpoint.unknown:
+            node.pn, node.dn = self.checkpoint.unknown[key]
+            node.evaluated = True
+        else:
+            verdict = self.rules.settle(node.x, node.o)
+            if verdict is not None:
+                node.pn, node.dn = verdict
+
+    def _receive(self, leaf: Node, result: Result, moves: list[tuple[int, int, int]]) -> None:
+        self.counts[result.status] += 1
+        self.expanded += result.expanded
+        self.unit_seconds += result.seconds
+        key = canonical(leaf.x, leaf.o)
+        for x, o, cell in moves:
+            self.checkpoint.write("B", (x, o), cell)
+        leaf.pn, leaf.dn = result.pn, result.dn
+        if result.status == PROVED or result.status == DISPROVED:
+            self.checkpoint.write("W" if result.status == PROVED else "L", key)
+        else:
+            leaf.evaluated = True
+            self.checkpoint.write("U", key, result.pn, result.dn)
+        self.checkpoint.flush()
+        self._backup(leaf.parent)
+
+    def _backup(self, node: Node | None) -> None:
+        while node is not None:
+            node.update()
+            self._record(node)
+            node = node.parent
+
+    def _record(self, node: Node) -> None:
+        """Checkpoint a node of the upper tree that has just been settled."""
+        if not node.settled:
+            return
+        key = canonical(node.x, node.o)
+        if key in self.checkpoint.settled:
+            return
+        if node.pn == 0 and x_to_move(node.x, node.o) and node.children:
+            best = min(node.children, key=lambda child: child.pn)
+            if len(node.children) > 1:  # one child: a forced block, no quiet move
+                canon, symmetry = CUBE.orient(node.x, node.o)
+                self.checkpoint.write("B", canon, symmetry[best.cell])
+        self.checkpoint.write("W" if node.pn == 0 else "L", key)
+        self.checkpoint.flush()
+
+    def report(self) -> None:
+        """One progress line, and the state of each of O's first replies."""
+        elapsed = time.perf_counter() - self.started
+        rate = self.expanded / self.unit_seconds if self.unit_seconds else 0.0
+        done = sum(self.counts.values())
+        root = self.root
+        print(f"{elapsed / 60:7.1f} min | units {done} ({self.counts['proved']} proved, "
+              f"{self.counts['disproved']} disproved, {self.counts['unknown']} unknown) | "
+              f"{rate:,.0f} nodes/s per worker | root pn {_number(root.pn % BUSY)} "
+              f"dn {_number(root.dn % BUSY)} | book {len(self.checkpoint.book)}",
+              file=self.out, flush=True)
+        for first in root.children or []:
+            replies = first.children or []
+            if not replies:
+                continue
+            proved = sum(1 for reply in replies if reply.pn == 0)
+            left = " ".join(f"{format_cell(r.cell)}:{_number(r.pn % BUSY)}"
+                            for r in replies if r.pn)
+            print(f"    after X {format_cell(first.cell)}: O's replies proved {proved}/"
+                  f"{len(replies)}; left (proof number) {left}", file=self.out, flush=True)
+            break  # the first move being searched
+
+
+def _number(value: int) -> str:
+    return "inf" if value >= INF else str(value)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m qubic.solve", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--hours", type=float, help="stop after this long (default: never)")
+    parser.add_argument("--unit-nodes", type=int, default=UNIT_NODES,
+                        help=f"df-pn expansions per unit (default {UNIT_NODES})")
+    parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT,
+                        help="the file to resume from and append to (default: the package's)")
+    args = parser.parse_args(argv)
+    checkpoint = Checkpoint(args.checkpoint)
+    solver = Solver(checkpoint, args.unit_nodes, sys.stdout)
+    print(f"resuming with {len(checkpoint.settled)} settled positions and "
+          f"{len(checkpoint.book)} quiet moves from {args.checkpoint}", flush=True)
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    executor = ProcessPoolExecutor(args.workers)
+    try:
+        outcome = solver.solve(executor, args.workers, args.hours)
+    except KeyboardInterrupt:
+        print("stopped; everything answered so far is in the checkpoint", flush=True)
+        outcome = None
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+        checkpoint.close()
+    if outcome is not None:
+        print("X WINS: the proof is complete" if outcome else "X does not win here")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

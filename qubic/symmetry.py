@@ -1,0 +1,33 @@
+"""Symmetries of a position: those that fix it, and the cells they make equivalent.
+
+A move and its image under a symmetry fixing the position lead to positions that are images
+of each other, so searches try one move of each such class (an orbit).
+"""
+
+from __future__ import annotations
+
+from qubic.geometry import Geometry, image
+
+Symmetry = tuple[int, ...]
+
+
+def stabilizer(geometry: Geometry, *boards: int) -> list[Symmetry]:
+    """The symmetries of `geometry` that map each of `boards` onto itself."""
+    return [s for s in geometry.symmetries if all(image(bits, s) == bits for bits in boards)]
+
+
+def orbit_representatives(cells: int, group: list[Symmetry]) -> list[int]:
+    """One cell (the lowest) of each class of the cells of bitboard `cells` that `group` maps
+    onto each other, in ascending order. `group` must be a group: it holds the identity."""
+    found = []
+    seen = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        if seen & low:
+            continue
+        cell = low.bit_length() - 1
+        found.append(cell)
+        for symmetry in group:
+            seen |= 1 << symmetry[cell]
+    return found

@@ -1,0 +1,66 @@
+"""The df-pn prover and the symmetries it merges positions by."""
+
+from qubic.board import Board
+from qubic.geometry import CUBE
+from qubic.notation import parse_cell
+from qubic.prover import DISPROVED, PROVED, UNKNOWN, Prover
+from qubic.symmetry import orbit_representatives, stabilizer
+from qubic.threats import ThreatSearch, winning_cells
+
+# X to move, twelve stones in: X wins, but only after quiet moves (found by hard v hard).
+QUIET_WIN = "144 233 141 441 111 133 333 323 223 143 413 113"
+
+
+def bits(moves: str) -> tuple[int, int]:
+    board = Board.from_moves(parse_cell(m) for m in moves.split())
+    return board.bits[0], board.bits[1]
+
+
+def test_the_empty_cube_is_fixed_by_every_symmetry_and_has_two_kinds_of_cell():
+    assert len(stabilizer(CUBE, 0, 0)) == 192
+    assert orbit_representatives(CUBE.full_mask, stabilizer(CUBE, 0, 0)) == [0, 1]
+
+
+def test_a_corner_is_fixed_by_twelve_symmetries_and_merges_replies():
+    x, o = bits("111")
+    group = stabilizer(CUBE, x, o)
+    assert len(group) == 12
+    replies = orbit_representatives(CUBE.full_mask & ~x, group)
+    assert 0 not in replies
+    covered = {s[c] for c in replies for s in group}
+    assert covered == set(range(1, 64))  # every reply is an image of a representative
+
+
+def test_a_forced_win_by_threats_is_proved_at_once():
+    x, o = bits("111 222 112 333 113 444 121 242 131 343")
+    assert ThreatSearch().forced_win(x, o) is not None
+    result = Prover().prove(x, o, 10)
+    assert (result.status, result.expanded) == (PROVED, 1)
+
+
+def test_a_win_needing_quiet_moves_is_proved_with_them():
+    x, o = bits(QUIET_WIN)
+    assert ThreatSearch().forced_win(x, o) is None
+    prover = Prover()
+    result = prover.prove(x, o, 5_000)
+    assert result.status == PROVED
+    quiet = list(prover.strategy(x, o))
+    assert quiet
+    for px, po, cell in quiet:
+        assert px.bit_count() == po.bit_count()  # X to move
+        assert px & x == x and po & o == o  # reached from the root
+        assert not (px | po) >> cell & 1
+        assert not winning_cells(px, po) and not winning_cells(po, px)
+
+
+def test_a_position_o_wins_is_disproved():
+    # O to move with a three of its own and no X three to block.
+    x, o = bits("111 222 112 233 144 244 411")
+    assert winning_cells(o, x)
+    assert Prover().prove(x, o, 100).status == DISPROVED
+
+
+def test_the_budget_stops_the_search():
+    result = Prover().prove(0, 0, 50)
+    assert result.status == UNKNOWN
+    assert 50 <= result.expanded <= 60
