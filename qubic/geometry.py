@@ -91,8 +91,32 @@ class Geometry:
         return self.orient(first, second)[0]
 
     def orient(self, first: int, second: int) -> tuple[tuple[int, int], tuple[int, ...]]:
-        """The pair's canonical key, and a symmetry that maps the pair onto it."""
-        return min(((image(first, sym), image(second, sym)), sym) for sym in self.symmetries)
+        """The pair's canonical key, and a symmetry that maps the pair onto it (the least
+        such symmetry)."""
+        firsts = self.images(first)
+        least = min(firsts)
+        return min(((least, _image_by_bytes(second, self._byte_images[i])), self.symmetries[i])
+                   for i, value in enumerate(firsts) if value == least)
+
+    def images(self, bits: int) -> list[int]:
+        """The images of bitboard `bits` under each of the symmetries, in their order."""
+        return [_image_by_bytes(bits, byte_images) for byte_images in self._byte_images]
+
+    @cached_property
+    def _byte_images(self) -> list[list[list[int]]]:
+        """For each symmetry and each byte of a bitboard, the image of every value of it."""
+        tables = []
+        for sym in self.symmetries:
+            per_byte = []
+            for offset in range(0, len(sym), 8):
+                table = [0] * 256
+                for value in range(1, 1 << min(8, len(sym) - offset)):
+                    # The image of the value without its lowest bit, and of that bit.
+                    low = (value & -value).bit_length() - 1
+                    table[value] = table[value & (value - 1)] | 1 << sym[offset + low]
+                per_byte.append(table)
+            tables.append(per_byte)
+        return tables
 
     def family_counts(self) -> dict[str, int]:
         """How many lines each family has, in the order the families first appear."""
@@ -129,14 +153,14 @@ class Geometry:
         return lines
 
 
-def image(bits: int, symmetry: tuple[int, ...]) -> int:
-    """The bitboard `bits` mapped cell by cell by `symmetry`."""
-    image = 0
-    while bits:
-        low = bits & -bits
-        image |= 1 << symmetry[low.bit_length() - 1]
-        bits ^= low
-    return image
+def _image_by_bytes(bits: int, byte_images: list[list[int]]) -> int:
+    result = 0
+    for table in byte_images:
+        if not bits:
+            break
+        result |= table[bits & 255]
+        bits >>= 8
+    return result
 
 
 CUBE = Geometry()

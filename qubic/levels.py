@@ -9,6 +9,7 @@ from qubic.classic import ClassicPlayer
 from qubic.expert import ExpertPlayer
 from qubic.hard import HardPlayer
 from qubic.heuristic import EasyPlayer, NormalPlayer
+from qubic.perfect import PerfectPlayer
 from qubic.player import Player
 
 
@@ -29,6 +30,8 @@ LEVELS: dict[str, Level] = {
         Level("hard", "finds forced wins by chains of threats and stops yours", HardPlayer),
         Level("expert", "hard, plus wins built from quiet moves that threaten such chains",
               ExpertPlayer),
+        Level("perfect", "moving first, the proof's strategy (expert where it has none yet); "
+              "second, expert checked by the prover", PerfectPlayer),
         Level("classic", "the 1970s BASIC QUBIC machine, move for move and in its own words",
               ClassicPlayer),
     )

@@ -27,9 +27,12 @@ from typing import TextIO
 from qubic.geometry import CUBE
 from qubic.notation import format_cell
 from qubic.prover import DISPROVED, INF, PROVED, Prover, Result, x_to_move
+from qubic.strategy import STRATEGY_FILE, format_entries
 from qubic.symmetry import stabilizer
+from qubic.verify import walk
 
 CHECKPOINT = Path(__file__).with_name("proof.txt")
+STRATEGY = Path(__file__).with_name(STRATEGY_FILE)
 UNIT_NODES = 20_000  # df-pn expansions per unit: some ten seconds here
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
@@ -273,6 +276,17 @@ def _number(value: int) -> str:
     return "inf" if value >= INF else str(value)
 
 
+def write_book(checkpoint: Checkpoint, path: Path) -> int:
+    """Walk the strategy from the empty cube with the checkpoint's quiet moves and write those
+    it uses; 0 when the walk met no gap."""
+    result = walk([], checkpoint.book)
+    entries = {key: checkpoint.book[key] for key in result.book_used}
+    path.write_text(format_entries(entries.items()), encoding="ascii")
+    print(f"wrote {len(entries):,} entries ({path.stat().st_size:,} bytes) to {path}; "
+          f"walked {result.positions:,} positions, {len(result.failures):,} not yet proved")
+    return 0 if not result.failures else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m qubic.solve", description=__doc__,
@@ -283,8 +297,12 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"df-pn expansions per unit (default {UNIT_NODES})")
     parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT,
                         help="the file to resume from and append to (default: the package's)")
+    parser.add_argument("--book", action="store_true",
+                        help="write the strategy book from the checkpoint instead of searching")
     args = parser.parse_args(argv)
     checkpoint = Checkpoint(args.checkpoint)
+    if args.book:
+        return write_book(checkpoint, STRATEGY)
     solver = Solver(checkpoint, args.unit_nodes, sys.stdout)
     print(f"resuming with {len(checkpoint.settled)} settled positions and "
           f"{len(checkpoint.book)} quiet moves from {args.checkpoint}", flush=True)

@@ -6,14 +6,17 @@ of each other, so searches try one move of each such class (an orbit).
 
 from __future__ import annotations
 
-from qubic.geometry import Geometry, image
+from qubic.geometry import Geometry
 
 Symmetry = tuple[int, ...]
 
 
 def stabilizer(geometry: Geometry, *boards: int) -> list[Symmetry]:
     """The symmetries of `geometry` that map each of `boards` onto itself."""
-    return [s for s in geometry.symmetries if all(image(bits, s) == bits for bits in boards)]
+    fixed = [True] * len(geometry.symmetries)
+    for bits in boards:
+        fixed = [f and i == bits for f, i in zip(fixed, geometry.images(bits))]
+    return [s for s, f in zip(geometry.symmetries, fixed) if f]
 
 
 def orbit_representatives(cells: int, group: list[Symmetry]) -> list[int]:

@@ -1,0 +1,83 @@
+"""Level perfect: as X, the proof's strategy; as O, expert's play, checked by the prover.
+
+As X it wins at once if it can, else blocks, else plays the strategy book's move, else its
+forced win by threats; off the book (until the proof is complete, or after a position the
+proof never reaches) it plays as expert. As O the game is lost against perfect play, so it
+resists: it keeps expert's move unless a short proof search shows that move loses while
+another move is not shown to lose; when every move it tries is shown lost, it plays the one
+whose proof took longest to find.
+"""
+
+from __future__ import annotations
+
+import random
+
+from qubic import strategy
+from qubic.board import Board
+from qubic.expert import ExpertPlayer
+from qubic.geometry import CUBE
+from qubic.hard import forced_move
+from qubic.heuristic import score_cells
+from qubic.player import Reply
+from qubic.prover import PROVED, Prover
+from qubic.threats import OutOfBudget, ThreatSearch, lowest, winning_cells
+
+THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
+REFUTE_NODES = 2_000  # df-pn expansions spent on each of O's candidate moves
+REFUTE_MOVES = 8  # candidates O tries when expert's move is shown lost
+
+
+def x_move(x: int, o: int, book: strategy.Entries) -> tuple[int, str] | None:
+    """X's move by the strategy and why: 'win', 'block', 'book' or 'threats'; None when the
+    strategy has no move here."""
+    wins = winning_cells(x, o)
+    if wins:
+        return lowest(wins), "win"
+    theirs = winning_cells(o, x)
+    if theirs:
+        return lowest(theirs), "block"
+    cell = strategy.lookup(book, x, o)
+    if cell is not None:
+        return cell, "book"
+    try:
+        line = ThreatSearch(THREAT_NODES).forced_win(x, o, shortest=False)
+    except OutOfBudget:
+        return None
+    return (line[0], "threats") if line else None
+
+
+class PerfectPlayer:
+    """The strategy book for the side that moved first, expert checked by the prover for
+    the other (the proof's X and O: in the console the machine may be either)."""
+
+    def __init__(self, seed: int | None = None, book: strategy.Entries | None = None) -> None:
+        self.seed = random.randrange(2**32) if seed is None else seed
+        self.book = strategy.shipped() if book is None else book
+        self.expert = ExpertPlayer(self.seed)
+
+    def choose(self, board: Board, seconds: float | None = None) -> Reply:
+        if board.geometry is CUBE:
+            first, second = board.bits[board.first], board.bits[board.first.other]
+            if board.turn is not board.first:
+                return Reply(self._resist(board, seconds))
+            move = x_move(first, second, self.book)
+            if move is not None:
+                return Reply(move[0])
+        return self.expert.choose(board, seconds)
+
+    def _resist(self, board: Board, seconds: float | None) -> int:
+        """Expert's move, unless the prover shows it lost and finds one it cannot show lost."""
+        move = self.expert.choose(board, seconds).cell
+        me, you = board.bits[board.turn], board.bits[board.first]
+        if forced_move(ThreatSearch(20_000), me, you)[0] is not None:
+            return move  # a win, a block or our own forced win: nothing to weigh
+        prover = Prover()
+        effort = {}
+        scores = score_cells(board, board.turn)
+        others = sorted((c for c in scores if c != move), key=lambda c: -scores[c])
+        for cell in [move, *others[:REFUTE_MOVES - 1]]:
+            result = prover.prove(you, me | 1 << cell, REFUTE_NODES)
+            if result.status != PROVED:
+                return cell
+            effort[cell] = result.expanded
+        return max(effort, key=lambda c: effort[c])

@@ -1,0 +1,55 @@
+"""The strategy book: X's quiet moves of the proof that X wins, one per class of positions.
+
+`qubic/strategy.txt` holds a line per entry: X's and O's bitboards (hex) of the position's
+canonical image under the cube's symmetries, and X's move in that image. Everywhere else on
+the proof X wins, blocks, or has a forced win by threats, which the threat search finds again.
+`python -m qubic.solve --book` rebuilds the file from the solver's checkpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from qubic.geometry import CUBE
+
+STRATEGY_FILE = "strategy.txt"
+
+Entries = dict[tuple[int, int], int]
+
+
+def parse(text: str) -> Entries:
+    """The entries of a strategy file's text; '#' starts a comment."""
+    entries = {}
+    for line in text.splitlines():
+        words = line.split("#")[0].split()
+        if words:
+            entries[int(words[0], 16), int(words[1], 16)] = int(words[2])
+    return entries
+
+
+def format_entries(entries: Iterable[tuple[tuple[int, int], int]]) -> str:
+    lines = ["# QUBIC strategy book, written by `python -m qubic.solve --book`.",
+             "# X (hex)  O (hex)  X's move, in the position's canonical image"]
+    lines += [f"{x:x} {o:x} {cell}" for (x, o), cell in sorted(entries)]
+    return "\n".join(lines) + "\n"
+
+
+@cache
+def shipped() -> Entries:
+    """The package's strategy book."""
+    source = resources.files("qubic").joinpath(STRATEGY_FILE)
+    return parse(source.read_text(encoding="ascii")) if source.is_file() else {}
+
+
+def load(path: Path) -> Entries:
+    return parse(path.read_text(encoding="ascii"))
+
+
+def lookup(entries: Entries, x: int, o: int) -> int | None:
+    """The book's move for X in `(x, o)`, found under symmetry; None if it is not there."""
+    key, symmetry = CUBE.orient(x, o)
+    cell = entries.get(key)
+    return None if cell is None else symmetry.index(cell)

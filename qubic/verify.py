@@ -1,0 +1,115 @@
+"""`python -m qubic.verify`: walk the whole strategy and check that every line ends in X's win.
+
+From the start (or from given moves), X plays as level perfect does (win, block, the strategy
+book, its forced win by threats) and O tries every legal reply, replies that are images of each
+other under the symmetries fixing the position once, and positions met before (up to
+symmetry) once. The walk trusts only the board rules, the book and the threat search: nothing
+of the solver. A position where X has no move by the strategy, or where O's reply wins or
+fills the board, is a failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from qubic import strategy
+from qubic.board import Board
+from qubic.geometry import CUBE
+from qubic.notation import format_cell, parse_cell
+from qubic.perfect import x_move
+from qubic.symmetry import orbit_representatives, stabilizer
+from qubic.threats import winning_cells
+
+
+@dataclass
+class Walk:
+    """What a walk met: X-to-move positions by how X answered them, the failures (each as the
+    moves from the start of the walk), and the book entries it used."""
+
+    answered: Counter[str] = field(default_factory=Counter)
+    failures: list[list[int]] = field(default_factory=list)
+    book_used: set[tuple[int, int]] = field(default_factory=set)  # canonical positions
+    seconds: float = 0.0
+
+    @property
+    def positions(self) -> int:
+        return sum(self.answered.values()) + len(self.failures)
+
+
+def walk(moves: list[int], book: strategy.Entries, limit: int | None = None) -> Walk:
+    """Walk the strategy from the position after `moves` (X to move), or from the first
+    `limit` positions of it."""
+    start = time.perf_counter()
+    board = Board.from_moves(moves)
+    result = Walk()
+    seen: set[tuple[int, int]] = set()
+    stack = [(board.bits[0], board.bits[1], list(moves))]
+    while stack and (limit is None or result.positions < limit):
+        x, o, line = stack.pop()
+        if winning_cells(x, o):  # most lines end so: no need to look for the position again
+            result.answered["win"] += 1
+            continue
+        key = CUBE.canonical(x, o)
+        if key in seen:
+            continue
+        seen.add(key)
+        move = x_move(x, o, book)
+        if move is None:
+            result.failures.append(line)
+            continue
+        cell, reason = move
+        result.answered[reason] += 1
+        if reason == "book":
+            result.book_used.add(key)
+        if reason == "win":
+            continue
+        x |= 1 << cell
+        empty = CUBE.full_mask & ~(x | o)
+        if not empty:
+            result.failures.append([*line, cell])
+            continue
+        for reply in orbit_representatives(empty, stabilizer(CUBE, x, o)):
+            after = o | 1 << reply
+            if winning_cells(o, x) >> reply & 1 or after | x == CUBE.full_mask:
+                result.failures.append([*line, cell, reply])
+            else:
+                stack.append((x, after, [*line, cell, reply]))
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m qubic.verify", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("moves", nargs="*", metavar="MOVE",
+                        help="walk from the position after these moves (X to move); "
+                        "default the empty cube")
+    parser.add_argument("--book", type=Path, help="a strategy file (default: the package's)")
+    parser.add_argument("--limit", type=int, help="stop after this many positions")
+    args = parser.parse_args(argv)
+    try:
+        moves = [parse_cell(text) for text in args.moves]
+        Board.from_moves(moves)
+    except ValueError as error:
+        parser.error(f"bad moves: {error}")
+    if len(moves) % 2:
+        parser.error("give an even number of moves: the walk starts with X to move")
+    book = strategy.shipped() if args.book is None else strategy.load(args.book)
+    result = walk(moves, book, args.limit)
+    print(f"positions walked: {result.positions:,} in {result.seconds:.1f} s")
+    for reason in ("book", "threats", "block", "win"):
+        print(f"  answered by {reason}: {result.answered[reason]:,}")
+    print(f"failures: {len(result.failures):,}")
+    for line in result.failures[:10]:
+        print("  " + " ".join(format_cell(cell) for cell in line))
+    return 1 if result.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

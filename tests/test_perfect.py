@@ -1,0 +1,95 @@
+"""Level perfect, the strategy book and the verifier's walk, on a small proved position."""
+
+import subprocess
+import sys
+
+import pytest
+
+from qubic import strategy
+from qubic.board import Board
+from qubic.geometry import CUBE
+from qubic.notation import format_cell, parse_cell
+from qubic.perfect import PerfectPlayer, x_move
+from qubic.prover import PROVED, Prover
+from qubic.threats import ThreatSearch
+from qubic.verify import walk
+from tests.test_prover import QUIET_WIN, bits
+
+
+@pytest.fixture(scope="module")
+def book() -> strategy.Entries:
+    """The quiet moves of a proof of QUIET_WIN, as the solver's checkpoint keeps them."""
+    x, o = bits(QUIET_WIN)
+    prover = Prover()
+    assert prover.prove(x, o, 5_000).status == PROVED
+    entries = {}
+    for px, po, cell in prover.strategy(x, o):
+        key, symmetry = CUBE.orient(px, po)
+        entries[key] = symmetry[cell]
+    return entries
+
+
+def image(bits: int, symmetry: tuple[int, ...]) -> int:
+    return sum(1 << symmetry[cell] for cell in range(64) if bits >> cell & 1)
+
+
+def moves(text: str) -> list[int]:
+    return [parse_cell(m) for m in text.split()]
+
+
+def test_every_image_of_an_entry_is_answered_with_the_image_of_its_move(book):
+    for (x, o), cell in book.items():
+        for symmetry in CUBE.symmetries[::7]:
+            found = strategy.lookup(book, image(x, symmetry), image(o, symmetry))
+            assert found == symmetry[cell]
+
+
+def test_the_walk_from_a_proved_position_ends_every_line_in_a_win(book):
+    result = walk(moves(QUIET_WIN), book)
+    assert result.failures == []
+    assert result.answered["book"] >= 1 and result.answered["win"] >= 1
+    assert result.book_used == set(book)
+
+
+def test_the_walk_finds_a_gap_in_the_book(book):
+    smaller = dict(book)
+    smaller.pop(next(iter(smaller)))
+    assert walk(moves(QUIET_WIN), smaller).failures
+
+
+def test_the_strategy_file_round_trips(book, tmp_path):
+    path = tmp_path / "strategy.txt"
+    path.write_text(strategy.format_entries(book.items()), encoding="ascii")
+    assert strategy.load(path) == book
+
+
+def test_perfect_as_the_first_player_wins_blocks_and_follows_the_book(book):
+    player = PerfectPlayer(seed=1, book=book)
+    board = Board.from_moves(moves(QUIET_WIN))
+    x, o = board.bits
+    assert player.choose(board).cell == x_move(x, o, book)[0]
+    # It plays the book's strategy to the end against every reply hard tries.
+    from qubic.hard import HardPlayer
+    defender = HardPlayer(seed=5)
+    while not board.is_over():
+        mover = player if board.turn is board.first else defender
+        board.push(mover.choose(board).cell)
+    assert board.winner is board.first
+
+
+def test_perfect_takes_its_forced_win_by_threats():
+    board = Board.from_moves(moves("111 222 112 333 113 444 121 242 131 343"))
+    line = ThreatSearch().forced_win(*board.bits, shortest=False)
+    assert PerfectPlayer(seed=1, book={}).choose(board).cell == line[0]
+
+
+def test_perfect_answers_through_the_engine_protocol():
+    script = "position startpos moves 111 222 112 333 113 444 121 242 131 343\n" \
+             "go level perfect\nposition startpos moves 111\ngo level perfect\nquit\n"
+    done = subprocess.run([sys.executable, "-m", "qubic", "engine"], input=script,
+                          capture_output=True, text=True, timeout=60, check=True)
+    first, second = done.stdout.split()[1::2]
+    board = Board.from_moves(moves("111 222 112 333 113 444 121 242 131 343"))
+    line = ThreatSearch().forced_win(*board.bits, shortest=False)
+    assert first == format_cell(line[0])
+    assert parse_cell(second) != parse_cell("111")
