@@ -63,7 +63,7 @@ def test_only_legal_moves_over_many_games(level):
 
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_same_seed_same_replies(level):
-    for board in POSITIONS[:12 if level == "expert" else 40]:  # expert takes seconds
+    for board in POSITIONS[:12 if level in ("expert", "perfect") else 40]:  # these take seconds
         first = make_player(level, seed=11).choose(board.copy())
         again = make_player(level, seed=11).choose(board.copy())
         assert first == again
