@@ -167,13 +167,15 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int,
 
 def safe_defences(threats: ThreatSearch, me: int, you: int, ranked: list[int],
                   threat: list[int]) -> list[int]:
-    """hard's defences against the opponent's forced win `threat`, those that hold first; as
-    many as the budget finds."""
+    """hard's defences against the opponent's forced win `threat` that hold (a threat of
+    ours only delays the opponent's win unless it still holds after the forced block); all
+    that are safe when none holds. As many as the budget finds."""
     found = []
     with contextlib.suppress(OutOfBudget):
         for defence in defences(threats, me, you, ranked, threat):
             found.append(defence)
-    return [c for c, holding in found if holding] + [c for c, holding in found if not holding]
+    holding = [c for c, holds in found if holds]
+    return holding or [c for c, _ in found]
 
 
 def shortlist(setups: SetupSearch, me: int, you: int, candidates: list[int]) -> list[int]:

@@ -5,6 +5,7 @@ in test_threats): a setup wins when every reply leaves us a forced win by threat
 """
 
 from qubic.board import Board
+from qubic.hard import holds
 from qubic.levels import make_player
 from qubic.notation import format_cell, parse_cell
 from qubic.threats import ThreatSearch, new_threats
@@ -87,3 +88,21 @@ def test_expert_replies_are_reproducible_though_its_search_is_long():
     for moves in (GAME[:9], GAME[:11]):  # a second's search each, bounded by nodes, not time
         replies = {make_player("expert", seed=3).choose(replay(moves)).cell for _ in range(2)}
         assert len(replies) == 1
+
+
+# Positions where the side to move faces a forced win by threats and some move stops it for
+# good, found by comparing hard and expert on games of normal against hard
+# in the manner of the benchmark. Expert used to answer with a threat of its own that only
+# delayed the win: after the forced block the opponent's forced win was still there.
+DEFENCES = [
+    "222 322 223 221 323 121 111 333 332",
+]
+
+
+def test_expert_stops_a_forced_win_for_good_where_hard_can():
+    for text in DEFENCES:
+        board = replay(text.split())
+        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        assert ThreatSearch().forced_win(you, me) is not None
+        cell = make_player("expert", seed=1).choose(board.copy()).cell
+        assert holds(ThreatSearch(400_000), me, you, cell), (text, format_cell(cell))
