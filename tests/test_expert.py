@@ -96,6 +96,7 @@ def test_expert_replies_are_reproducible_though_its_search_is_long():
 # delayed the win: after the forced block the opponent's forced win was still there.
 DEFENCES = [
     "222 322 223 221 323 121 111 333 332",
+    "141 114 111 131 144 133 333 444 414",
 ]
 
 
