@@ -24,8 +24,9 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from pathlib import Path
 from typing import TextIO
 
+from qubic.board import Board
 from qubic.geometry import CUBE
-from qubic.notation import format_cell
+from qubic.notation import format_cell, parse_cell
 from qubic.prover import DISPROVED, INF, PROVED, Prover, Result, x_to_move
 from qubic.strategy import STRATEGY_FILE, format_entries
 from qubic.symmetry import stabilizer
@@ -70,7 +71,7 @@ class Checkpoint:
             for line in path.read_text(encoding="ascii").splitlines():
                 with contextlib.suppress(ValueError, IndexError):  # a line cut off by a stop
                     self._read(line.split())
-        self._file: TextIO = path.open("a", encoding="ascii")
+        self._file: TextIO | None = None  # opened at the first write
 
     def _read(self, words: list[str]) -> None:
         kind, key = words[0], (int(words[1], 16), int(words[2], 16))
@@ -85,13 +86,17 @@ class Checkpoint:
     def write(self, kind: str, key: Key, *values: int) -> None:
         words = [kind, f"{key[0]:x}", f"{key[1]:x}", *map(str, values)]
         self._read(words)
+        if self._file is None:
+            self._file = self.path.open("a", encoding="ascii")
         self._file.write(" ".join(words) + "\n")
 
     def flush(self) -> None:
-        self._file.flush()
+        if self._file is not None:
+            self._file.flush()
 
     def close(self) -> None:
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
 
 
 class Node:
@@ -125,12 +130,14 @@ class Node:
 class Solver:
     """The upper tree and the units in flight."""
 
-    def __init__(self, checkpoint: Checkpoint, nodes: int, out: TextIO) -> None:
+    def __init__(self, checkpoint: Checkpoint, nodes: int, out: TextIO,
+                 start: Key = (0, 0)) -> None:
         self.checkpoint = checkpoint
         self.nodes = nodes
         self.out = out
         self.rules = Prover()  # settles and expands positions of the upper tree
-        self.root = Node(0, 0, -1, None)
+        self.root = Node(*start, -1, None)
+        self._settle(self.root)
         self.running: dict[Future[tuple[Result, list[tuple[int, int, int]]]], Node] = {}
         self.counts = {"proved": 0, "disproved": 0, "unknown": 0}
         self.expanded = 0
@@ -297,13 +304,19 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"df-pn expansions per unit (default {UNIT_NODES})")
     parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT,
                         help="the file to resume from and append to (default: the package's)")
+    parser.add_argument("--start", nargs="+", metavar="MOVE",
+                        help="prove the position after these moves instead of the empty cube")
     parser.add_argument("--book", action="store_true",
                         help="write the strategy book from the checkpoint instead of searching")
     args = parser.parse_args(argv)
     checkpoint = Checkpoint(args.checkpoint)
     if args.book:
         return write_book(checkpoint, STRATEGY)
-    solver = Solver(checkpoint, args.unit_nodes, sys.stdout)
+    try:
+        board = Board.from_moves(parse_cell(text) for text in args.start or [])
+    except ValueError as error:
+        parser.error(f"bad --start moves: {error}")
+    solver = Solver(checkpoint, args.unit_nodes, sys.stdout, (board.bits[0], board.bits[1]))
     print(f"resuming with {len(checkpoint.settled)} settled positions and "
           f"{len(checkpoint.book)} quiet moves from {args.checkpoint}", flush=True)
 

@@ -1,0 +1,48 @@
+"""The solver's driver: units through an executor, the checkpoint, and resuming from it."""
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+
+from qubic.geometry import CUBE
+from qubic.notation import parse_cell
+from qubic.solve import Checkpoint, Solver
+from qubic.verify import walk
+from tests.test_prover import QUIET_WIN, bits
+
+
+def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
+    path = tmp_path / "proof.txt"
+    start = bits(QUIET_WIN)
+    out = io.StringIO()
+    with ThreadPoolExecutor(2) as executor:
+        # Tiny units: the upper tree has to be grown around them.
+        assert Solver(Checkpoint(path), 40, out, start).solve(executor, 2, None) is True
+    assert "units" in out.getvalue()
+    checkpoint = Checkpoint(path)
+    assert checkpoint.settled[CUBE.canonical(*start)] is True
+    assert checkpoint.book  # the quiet moves
+    # The checkpoint's quiet moves are a whole strategy: the verifier's walk finds no gap.
+    moves = [parse_cell(m) for m in QUIET_WIN.split()]
+    assert walk(moves, checkpoint.book).failures == []
+    # Resumed, the root is known at once: no unit runs.
+    again = Solver(checkpoint, 40, io.StringIO(), start)
+    with ThreadPoolExecutor(1) as executor:
+        assert again.solve(executor, 1, None) is True
+    assert sum(again.counts.values()) == 0
+
+
+def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
+    path = tmp_path / "proof.txt"
+    with ThreadPoolExecutor(1) as executor:
+        assert Solver(Checkpoint(path), 30, io.StringIO()).solve(executor, 1, 0.0003) is None
+    lines = path.read_text().splitlines()
+    assert lines and all(line.split()[0] in "WLUB" for line in lines)
+    assert Checkpoint(path).unknown  # units left unknown are not run again
+
+
+def test_a_line_cut_off_by_a_stop_is_ignored(tmp_path):
+    path = tmp_path / "proof.txt"
+    path.write_text("W 1 2\nU 3 4 5 6\nB 1 2 7\nU 3")
+    checkpoint = Checkpoint(path)
+    assert checkpoint.settled == {(1, 2): True}
+    assert checkpoint.book == {(1, 2): 7}
