@@ -83,7 +83,7 @@ class Engine:
         for word in options:
             option = word.lower()
             if option not in GO_OPTIONS:
-                raise ProtocolError(f"go takes {takes}; not {quoted(word)}")
+                raise ProtocolError(f"unknown go option {quoted(word)}; go takes {takes}")
             value = next(options, None)
             if value is None:
                 raise ProtocolError(f"go {option} needs a value: go {option} {GO_OPTIONS[option]}")

@@ -400,9 +400,9 @@ class Session:
         try:
             names = shlex.split(argument)
         except ValueError:
-            return ["A QUOTE IS NOT CLOSED. FOR A NAME WITH SPACES: SAVE 'MY GAME.TXT'"]
+            return ["A QUOTE IS NOT CLOSED. FOR A NAME WITH SPACES: SAVE 'my game.txt'"]
         if len(names) > 1:
-            return ["SAVE TAKES ONE FILE NAME. FOR A NAME WITH SPACES: SAVE 'MY GAME.TXT'"]
+            return ["SAVE TAKES ONE FILE NAME. FOR A NAME WITH SPACES: SAVE 'my game.txt'"]
         return self._save_to(names[0] if names else savefile.suggested_name(datetime.now()))[1]
 
     def _save_to(self, name: str) -> tuple[bool, Output]:
