@@ -59,12 +59,16 @@ class _Log:
         pass
 
 
-def start(watched: Watched, first: str = "yes", instructions: str = "no") -> pexpect.spawn:
-    child = watched.child
+def start(watched: Watched, instructions: str = "no") -> pexpect.spawn:
+    return begin(watched.child, instructions)
+
+
+def begin(child: pexpect.spawn, instructions: str = "no") -> pexpect.spawn:
+    """Answer the first two questions: instructions or not, and move first."""
     expect_prompt(child, r"DO YOU WANT INSTRUCTIONS\?")
     child.sendline(instructions)
     expect_prompt(child, r"DO YOU WANT TO MOVE FIRST\?")
-    child.sendline(first)
+    child.sendline("yes")
     return child
 
 
@@ -178,10 +182,7 @@ def test_save_names_as_a_shell_would_read_them(tmp_path):
     child = spawn("--seed", "3", "--no-color", cwd=str(tmp_path), columns=250,
                   HOME=str(tmp_path / "home"))
     (tmp_path / "home").mkdir()
-    expect_prompt(child, r"DO YOU WANT INSTRUCTIONS\?")
-    child.sendline("no")
-    expect_prompt(child, r"DO YOU WANT TO MOVE FIRST\?")
-    child.sendline("yes")
+    begin(child)
     expect_prompt(child, MOVE)
     child.sendline("111")
     for typed, answer in [
@@ -309,10 +310,7 @@ def test_loading_a_save_where_the_machine_moves_shows_the_board_after_its_reply(
 
 def test_quit_offers_to_save_then_says_goodbye(tmp_path):
     child = spawn("--seed", "3", "--no-color", cwd=str(tmp_path))
-    expect_prompt(child, r"DO YOU WANT INSTRUCTIONS\?")
-    child.sendline("no")
-    expect_prompt(child, r"DO YOU WANT TO MOVE FIRST\?")
-    child.sendline("yes")
+    begin(child)
     expect_prompt(child, MOVE)
     child.sendline("111")
     expect_prompt(child, MOVE)
@@ -369,10 +367,7 @@ def test_watching_the_machine_shows_the_board_after_each_move():
 def test_undo_under_a_time_limit_gives_no_time_back_and_keeps_passes():
     limit, waited = 6.0, 4.0
     child = spawn("--seed", "3", "--no-color", "--time-limit", str(limit))
-    expect_prompt(child, r"DO YOU WANT INSTRUCTIONS\?")
-    child.sendline("no")
-    expect_prompt(child, r"DO YOU WANT TO MOVE FIRST\?")
-    child.sendline("yes")
+    begin(child)
     expect_prompt(child, MOVE)
     child.sendline("111")
     child.expect("MACHINE MOVES TO")
