@@ -116,8 +116,8 @@ class TypeAhead:
             raise
         finally:
             stop.set()
-            reader.join()
             termios.tcsetattr(self.fd, termios.TCSANOW, saved)
+            reader.join()
             self.text = _edited(self.text + self.ESCAPES.sub("", "".join(typed)))
         if self.ended:
             raise EOFError
@@ -140,7 +140,8 @@ class TypeAhead:
             typed.append(before)
             if eof:
                 self.ended = True
-                os.kill(os.getpid(), signal.SIGINT)  # stop the machine's thinking
+                if not stop.is_set():
+                    os.kill(os.getpid(), signal.SIGINT)  # stop the machine's thinking
 
 
 def _edited(text: str) -> str:
