@@ -4,22 +4,30 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from dataclasses import fields
 from importlib.metadata import PackageNotFoundError, version
 
 from qubic import engine, savefile
-from qubic.console import PipedAsker, TerminalAsker, run
+from qubic.console import PipedAsker, TerminalAsker, TypeAhead, run
 from qubic.game import COMMAND_HELP, Session
 from qubic.levels import DEFAULT_LEVEL, LEVELS
 from qubic.settings import PEOPLE, Settings, parse_seconds
+from qubic.text import table
 
 DESCRIPTION = """\
-QUBIC: 3-D tic-tac-toe on a 4x4x4 cube against the machine. Four in a straight line wins:
-along a row, a column or a pillar, across a level or a vertical slice, or corner to corner
-through the cube (76 lines in all). Moves are Level, Column, Row, each 1-4: 234 or 2,3,4.
-Type SHOW at your move to see the board, HELP for every command."""
+QUBIC: 3-D tic-tac-toe on a 4x4x4 cube against the machine. Four in a straight
+line wins: along a row, a column or a pillar, across a level or a vertical
+slice, or corner to corner through the cube (76 lines in all). Moves are Level,
+Column, Row, each 1-4: 234 or 2,3,4. Type SHOW at your move to see the board,
+HELP for every command, QUIT to leave.
+
+Exit status: 0 when you leave (QUIT, EXIT, NO to another game, Ctrl-D), 130 on
+Ctrl-C, 2 for a bad option or a save that cannot be loaded."""
 PAUSE = 0.5  # seconds between moves when the machine plays itself
+WATCHING = ("level_o", "pause")  # options that mean something only with --players 0
+BROKEN_PIPE = 128 + signal.SIGPIPE  # the status a shell shows for a tool whose reader left
 
 
 def package_version() -> str:
@@ -37,6 +45,15 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds") from None
 
 
+def pause_seconds(text: str) -> float:
+    """argparse's type for --pause: a number of seconds, or 0 for no pause."""
+    try:
+        return parse_seconds(text, zero=True)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)"
+                                         ) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The options. Those that set up a game default to SUPPRESS, so that the ones given are
     exactly the attributes present: --load refuses them, a new game takes Settings' defaults."""
@@ -50,10 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, metavar="N",
                         help="seed the machine's choices: same seed and moves, same replies")
     levels = ", ".join(LEVELS)
-    parser.add_argument("--level", choices=list(LEVELS), metavar="NAME",
+    parser.add_argument("--level", type=str.lower, choices=list(LEVELS), metavar="NAME",
                         help=f"how well the machine plays: {levels} (default {DEFAULT_LEVEL}); "
                         "with --players 0, X's level")
-    parser.add_argument("--level-o", choices=list(LEVELS), metavar="NAME",
+    parser.add_argument("--level-o", type=str.lower, choices=list(LEVELS), metavar="NAME",
                         help=f"with --players 0, O's level (default {DEFAULT_LEVEL})")
     parser.add_argument("--players", type=int, choices=list(PEOPLE), metavar="N",
                         help="people at the keyboard: 1 against the machine (default), 2 taking "
@@ -64,29 +81,41 @@ def build_parser() -> argparse.ArgumentParser:
                         help="time for each of your turns; when it runs out, the turn passes")
     parser.add_argument("--load", metavar="FILE",
                         help="resume a game saved with SAVE FILE, with its options")
-    parser.add_argument("--pause", type=seconds, default=PAUSE, metavar="SECONDS",
+    parser.add_argument("--pause", type=pause_seconds, metavar="SECONDS",
                         help=f"with --players 0, the pause between moves (default {PAUSE}; "
-                        "none when output is not a terminal)")
+                        "none when output is not a terminal; 0 for none)")
     parser.add_argument("--no-color", action="store_true", default=False,
                         help="no colour (also when NO_COLOR is set, or output is not a terminal)")
     return parser
 
 
 def epilog() -> str:
-    """The levels and the in-game commands, as two aligned tables."""
-    width = max(len(usage) for usage, _ in COMMAND_HELP) + 2
-    levels = [f"  {level.name:<{width}}{level.summary}" for level in LEVELS.values()]
-    commands = [f"  {usage:<{width}}{meaning}" for usage, meaning in COMMAND_HELP]
+    """The levels and the in-game commands, as two tables within the width."""
+    levels = table([(level.name, level.summary) for level in LEVELS.values()])
+    commands = table(COMMAND_HELP)
     return "\n".join(["levels:", *levels, "", "at YOUR MOVE? you can type:", *commands])
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the program; its exit status. A reader that goes away (`qubic | head`) ends it
+    quietly, as it ends other Unix tools."""
+    try:
+        return play(argv)
+    except BrokenPipeError:
+        # Nothing more can be written, not even what is still buffered at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
+
+
+def play(argv: list[str] | None) -> int:
+    """The options, then the game or the engine; the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     given = {field.name: getattr(args, field.name) for field in fields(Settings)
              if hasattr(args, field.name)}
     if args.mode == "engine":
-        extra = set(given) - {"level", "seed"} | {"load"} & set(vars(args))
+        extra = set(given) - {"level", "seed"} | {"load", "pause"} & set(vars(args))
         if extra:
             parser.error(f"the engine takes only --level and --seed, not --{extra.pop()}"
                          .replace("_", "-"))
@@ -103,9 +132,19 @@ def main(argv: list[str] | None = None) -> int:
     else:
         session = Session(Settings(**given))
     terminal = sys.stdout.isatty()
-    colour = terminal and not os.environ.get("NO_COLOR") and not args.no_color
-    pause = args.pause if terminal else 0.0
+    watching = session.settings.players == 0
+    pointless = [name for name in WATCHING if hasattr(args, name)] if not watching else []
+    if pointless:
+        parser.error(f"--{pointless[0].replace('_', '-')} is only for --players 0, "
+                     "where the machine plays itself")
+    if watching and terminal:
+        session.settings.always_show = True  # watching, a person wants to see the board
+    dumb = os.environ.get("TERM") == "dumb"
+    colour = terminal and not dumb and not os.environ.get("NO_COLOR") and not args.no_color
+    pause = getattr(args, "pause", PAUSE) if terminal else 0.0
     if sys.stdin.isatty():
-        asker = TerminalAsker(lambda: session.status, lambda: session.words, colour)
-        return run(session, asker, spinner=terminal, colour=colour, pause=pause)
+        typeahead = TypeAhead(sys.stdin.fileno())
+        asker = TerminalAsker(lambda: session.status, session.words, colour, typeahead)
+        return run(session, asker, spinner=terminal, colour=colour, pause=pause,
+                   typeahead=typeahead, wrap=terminal)
     return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause)

@@ -2,26 +2,38 @@
 
 In a terminal the questions are asked with prompt_toolkit (completion, history, a bottom
 toolbar); when input is piped, lines are read plainly and echoed, so the output reads as a
-transcript. Both can give up on a question when a person's time runs out.
+transcript. Both can give up on a question when a person's time runs out. While the machine
+thinks, a terminal is read quietly: keys typed ahead wait for the next question.
 """
 
 from __future__ import annotations
 
+import codecs
 import math
 import os
+import re
 import select
+import shutil
 import signal
 import sys
+import termios
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Protocol, TextIO
 
-from qubic.game import GOODBYE, Output, Picture, Session
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
+from prompt_toolkit.document import Document
+
+from qubic.game import FILE, GOODBYE, Output, Picture, Session
 from qubic.render import render
+from qubic.text import fit
 
 if TYPE_CHECKING:
     from asyncio import TimerHandle
+
+INTERRUPTED = 128 + signal.SIGINT  # the exit status after Ctrl-C, as a shell expects
 
 
 class TimeUp(Exception):
@@ -71,21 +83,118 @@ class PipedAsker:
         return answer
 
 
+class TypeAhead:
+    """The keyboard while the machine thinks: nothing typed is echoed over the spinner, Ctrl-C
+    still interrupts, Ctrl-D leaves as it does at a question (EOFError), and the rest is kept
+    for the next question."""
+
+    EOF = "\x04"
+    # Escape sequences (arrow keys and the like) mean nothing typed ahead: dropped.
+    ESCAPES = re.compile(r"\x1b(\[[0-9;]*[@-~]|O.|.)?")
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.text = ""
+        self.ended = False
+
+    @contextmanager
+    def quiet(self) -> Iterator[None]:
+        """The terminal without echo or line editing, read in the background, for a while."""
+        saved = termios.tcgetattr(self.fd)
+        quiet = termios.tcgetattr(self.fd)
+        quiet[3] &= ~(termios.ICANON | termios.ECHO)
+        termios.tcsetattr(self.fd, termios.TCSANOW, quiet)
+        stop = threading.Event()
+        typed: list[str] = []
+        reader = threading.Thread(target=self._read, args=(stop, typed), daemon=True)
+        reader.start()
+        try:
+            yield
+        except KeyboardInterrupt:
+            if self.ended:
+                raise EOFError from None
+            raise
+        finally:
+            stop.set()
+            termios.tcsetattr(self.fd, termios.TCSANOW, saved)
+            reader.join()
+            self.text = _edited(self.text + self.ESCAPES.sub("", "".join(typed)))
+        if self.ended:
+            raise EOFError
+
+    def take(self) -> tuple[str, bool]:
+        """The text typed ahead for the next question, and whether Enter ended it."""
+        line, enter, self.text = self.text.partition("\n")
+        return line, bool(enter)
+
+    def _read(self, stop: threading.Event, typed: list[str]) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        while not self.ended:
+            ready, _, _ = select.select([self.fd], [], [], 0 if stop.is_set() else 0.05)
+            if not ready:
+                if stop.is_set():
+                    return
+                continue
+            text = decoder.decode(os.read(self.fd, 1024))
+            before, eof, _ = text.partition(self.EOF)
+            typed.append(before)
+            if eof:
+                self.ended = True
+                if not stop.is_set():
+                    os.kill(os.getpid(), signal.SIGINT)  # stop the machine's thinking
+
+
+def _edited(text: str) -> str:
+    """Typed text with its backspaces carried out and other control keys dropped."""
+    kept: list[str] = []
+    for char in text.replace("\r", "\n"):
+        if char in "\x7f\b":
+            if kept and kept[-1] != "\n":
+                kept.pop()
+        elif char == "\n" or char.isprintable():
+            kept.append(char)
+    return "".join(kept)
+
+
+class ContextCompleter(Completer):
+    """Completes what `words(text before the cursor)` offers, in the case being typed; file
+    names where it offers FILE."""
+
+    def __init__(self, words: Callable[[str], tuple[str, ...]]) -> None:
+        self.words = words
+        self.files = PathCompleter(expanduser=True)
+
+    def get_completions(self, document: Document,
+                        complete_event: CompleteEvent) -> Iterable[Completion]:
+        before = document.text_before_cursor
+        words = self.words(before)
+        prefix = document.get_word_before_cursor()
+        if FILE in words:
+            argument = before.split()[-1] if prefix else ""
+            yield from self.files.get_completions(Document(argument), complete_event)
+            return
+        for word in words:
+            if word.startswith(prefix.upper()):
+                # A lowercase prefix completes in lowercase, so one Tab finishes the word.
+                yield Completion(word.lower() if prefix.islower() else word, -len(prefix))
+
+
 class TerminalAsker:
     """Asks with prompt_toolkit: line editing, history on the up arrow, Tab completion of
-    `words()`, and a bottom toolbar showing `status()` and the time left."""
+    `words(text so far)`, and a bottom toolbar showing `status()` and the time left. Text typed
+    while the machine thought (`typeahead`) starts the next answer."""
 
-    def __init__(self, status: Callable[[], str], words: Callable[[], list[str]],
-                 colour: bool) -> None:
+    def __init__(self, status: Callable[[], str], words: Callable[[str], tuple[str, ...]],
+                 colour: bool, typeahead: TypeAhead | None = None) -> None:
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.completion import WordCompleter
         from prompt_toolkit.output import ColorDepth
 
         self.status = status
+        self.typeahead = typeahead
         self.deadline: float | None = None
         self.prompt_session: PromptSession[str] = PromptSession(
             bottom_toolbar=self._toolbar,
-            completer=WordCompleter(words, ignore_case=True),
+            completer=ContextCompleter(words),
             color_depth=None if colour else ColorDepth.MONOCHROME,
         )
 
@@ -127,11 +236,12 @@ class TerminalAsker:
                 timer.append(app.loop.call_later(max(0.0, seconds), time_out))
 
         self.deadline = None if seconds is None else time.monotonic() + seconds
+        default, enter = self.typeahead.take() if self.typeahead else ("", False)
         previous = signal.signal(signal.SIGINT, on_sigint)
         try:
             answer = self.prompt_session.prompt(
-                question + " ", handle_sigint=False, pre_run=pre_run,
-                refresh_interval=0 if seconds is None else 0.5)
+                question + " ", handle_sigint=False, pre_run=pre_run, default=default,
+                accept_default=enter, refresh_interval=0 if seconds is None else 0.5)
         finally:
             signal.signal(signal.SIGINT, previous)
             for handle in timer:
@@ -144,7 +254,8 @@ class TerminalAsker:
 
 class TurnClock:
     """The time left on a person's turn: it runs on through commands and bad answers, and
-    starts again whenever the moves change."""
+    starts again whenever the game moves forward. UNDO gives no time back: the turn it
+    returns to has the time that was left when UNDO was typed."""
 
     def __init__(self) -> None:
         self.turn: list[int] | None = None
@@ -156,9 +267,10 @@ class TurnClock:
         if limit is None:
             self.turn = None
             return None
-        if session.board.moves != self.turn:
-            self.turn = list(session.board.moves)
+        moves = session.board.moves
+        if self.turn is None or moves != self.turn[:len(moves)]:
             self.deadline = time.monotonic() + limit
+        self.turn = list(moves)
         return self.deadline - time.monotonic()
 
 
@@ -194,33 +306,40 @@ class Spinner:
 
 
 def run(session: Session, asker: Asker, stdout: TextIO = sys.stdout, spinner: bool = False,
-        colour: bool = False, pause: float = 0.0) -> int:
-    """Play until the player is done or leaves; the exit status (always 0).
+        colour: bool = False, pause: float = 0.0, typeahead: TypeAhead | None = None,
+        wrap: bool = False) -> int:
+    """Play until the player is done or leaves; the exit status: 0, or 130 after Ctrl-C.
 
     With `spinner`, the machine's longer thoughts show a turning bar (for terminals only);
     `colour` colours the board; `pause` is how long to wait between two machine moves in a row,
-    so a person can watch the machine play itself.
+    so a person can watch the machine play itself; `typeahead` reads the keyboard meanwhile;
+    `wrap` fits long lines to the terminal's width at word boundaries.
     """
 
     def show(output: Output) -> None:
+        width = shutil.get_terminal_size().columns if wrap else 0
         for item in output:
-            text = "\n".join(render(item, colour=colour)) if isinstance(item, Picture) else item
-            stdout.write(text + "\n")
+            if isinstance(item, Picture):
+                lines = render(item, colour=colour)
+            else:
+                lines = fit(item, width) if width else [item]
+            stdout.write("".join(line + "\n" for line in lines))
         stdout.flush()
+
+    def thinking() -> AbstractContextManager[object]:
+        return typeahead.quiet() if typeahead else nullcontext()
 
     clock = TurnClock()
     try:
         show(session.start())
         while not session.done:
             if session.machine_to_move:
-                if spinner:
-                    with Spinner(stdout):
+                with thinking():
+                    with Spinner(stdout) if spinner else nullcontext():
                         output = session.machine_move()
-                else:
-                    output = session.machine_move()
-                show(output)
-                if pause and session.machine_to_move:
-                    time.sleep(pause)
+                    show(output)
+                    if pause and session.machine_to_move:
+                        time.sleep(pause)
                 continue
             try:
                 answer = asker.ask(session.prompt, clock.left(session))
@@ -228,6 +347,9 @@ def run(session: Session, asker: Asker, stdout: TextIO = sys.stdout, spinner: bo
                 show(session.time_up())
                 continue
             show(session.answer(answer))
-    except (KeyboardInterrupt, EOFError):
+    except KeyboardInterrupt:
+        show(["", GOODBYE])
+        return INTERRUPTED
+    except EOFError:
         show(["", GOODBYE])
     return 0

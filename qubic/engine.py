@@ -1,8 +1,8 @@
 """The engine protocol: `qubic engine` reads commands on stdin and answers on stdout.
 
-One command a line, in the spirit of chess's UCI; see README.md for the full protocol. A bad
-command or an illegal position answers `error <reason>`, changes nothing and the engine keeps
-running.
+One command a line, in the spirit of chess's UCI; see README.md for the full protocol. Keywords
+and level names ignore case. A bad command or an illegal position answers `error <reason>`,
+changes nothing and the engine keeps running.
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from qubic.board import Board, IllegalMoveError
 from qubic.levels import DEFAULT_LEVEL, LEVELS, make_player
 from qubic.notation import NotationError, format_cell, parse_cell
 from qubic.player import Player
+from qubic.text import quoted
+
+GO_OPTIONS = {"level": "NAME", "movetime": "MS"}  # what go takes, each with its value
 
 
 class ProtocolError(ValueError):
@@ -41,10 +44,10 @@ class Engine:
         words = line.split()
         if not words:
             return []
-        handler = self.handlers.get(words[0])
+        handler = self.handlers.get(words[0].lower())
         try:
             if handler is None:
-                raise ProtocolError(f"unknown command {words[0]!r}")
+                raise ProtocolError(f"unknown command {quoted(words[0])}")
             return handler(words[1:])
         except ProtocolError as error:
             return [f"error {error}"]
@@ -57,10 +60,10 @@ class Engine:
         return []
 
     def _position(self, args: list[str]) -> list[str]:
-        if not args or args[0] != "startpos":
+        if not args or args[0].lower() != "startpos":
             raise ProtocolError("expected: position startpos [moves M1 M2 ...]")
-        if len(args) > 1 and args[1] != "moves":
-            raise ProtocolError(f"expected 'moves' after startpos, not {args[1]!r}")
+        if len(args) > 1 and args[1].lower() != "moves":
+            raise ProtocolError(f"expected 'moves' after startpos, not {quoted(args[1])}")
         board = Board()
         for number, text in enumerate(args[2:], start=1):
             try:
@@ -76,21 +79,24 @@ class Engine:
     def _go(self, args: list[str]) -> list[str]:
         level, seconds = self.level, None
         options = iter(args)
-        for option in options:
+        takes = ", ".join(f"{option} {value}" for option, value in GO_OPTIONS.items())
+        for word in options:
+            option = word.lower()
+            if option not in GO_OPTIONS:
+                raise ProtocolError(f"unknown go option {quoted(word)}; go takes {takes}")
             value = next(options, None)
             if value is None:
-                raise ProtocolError(f"go {option} needs a value")
+                raise ProtocolError(f"go {option} needs a value: go {option} {GO_OPTIONS[option]}")
             if option == "level":
-                if value not in LEVELS:
-                    raise ProtocolError(f"unknown level {value!r}; levels: {' '.join(LEVELS)}")
-                level = value
-            elif option == "movetime":
+                level = value.lower()
+                if level not in LEVELS:
+                    raise ProtocolError(f"unknown level {quoted(value)}; levels: "
+                                        f"{' '.join(LEVELS)}")
+            else:
                 if not value.isdigit() or int(value) == 0:
                     raise ProtocolError(f"movetime must be a positive whole number of ms, "
-                                        f"not {value!r}")
+                                        f"not {quoted(value)}")
                 seconds = int(value) / 1000
-            else:
-                raise ProtocolError(f"unknown go option {option!r}; options: level, movetime")
         if self.board.is_over():
             raise ProtocolError("the game is over")
         if level not in self.players:
@@ -105,7 +111,7 @@ def run(level: str = DEFAULT_LEVEL, seed: int | None = None, stdin: TextIO = sys
     engine = Engine(level, seed)
     try:
         for line in stdin:
-            if line.split()[:1] == ["quit"]:
+            if line.lower().split()[:1] == ["quit"]:
                 break
             for answer in engine.handle(line):
                 stdout.write(answer + "\n")

@@ -10,6 +10,7 @@ itself is the file SAVE names.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,20 +23,25 @@ from qubic.levels import HINT_LEVEL, LEVELS, make_player
 from qubic.notation import NotationError, format_cell, looks_like_move, parse_cell
 from qubic.player import PLAIN_ANNOUNCEMENT, Player
 from qubic.settings import Settings
+from qubic.text import quoted, table
 
 TITLE = ["QUBIC", "3-D TIC-TAC-TOE ON A 4x4x4 CUBE", ""]
 INSTRUCTIONS = """\
-THE CUBE HAS 4 LEVELS, EACH A 4x4 GRID: 64 SQUARES. X AND O TAKE TURNS; AGAINST THE
-MACHINE YOU ARE X, THE MACHINE IS O. THE FIRST TO GET FOUR IN A STRAIGHT LINE WINS.
-THERE ARE 76 LINES: ROWS, COLUMNS AND DIAGONALS ON EACH LEVEL, PILLARS STRAIGHT UP
-THROUGH THE LEVELS, DIAGONALS UP THROUGH THE VERTICAL SLICES, AND THE 4 SPACE
-DIAGONALS CORNER TO CORNER.
+THE CUBE HAS 4 LEVELS, EACH A 4x4 GRID: 64 SQUARES. X AND O TAKE TURNS; AGAINST
+THE MACHINE YOU ARE X, THE MACHINE IS O. THE FIRST TO GET FOUR IN A STRAIGHT
+LINE WINS. THERE ARE 76 LINES: ROWS, COLUMNS AND DIAGONALS ON EACH LEVEL,
+PILLARS STRAIGHT UP THROUGH THE LEVELS, DIAGONALS UP THROUGH THE VERTICAL
+SLICES, AND THE 4 SPACE DIAGONALS CORNER TO CORNER.
 
 NAME A SQUARE BY THREE DIGITS, LEVEL COLUMN ROW, EACH 1 TO 4: 234 OR 2,3,4 IS
-LEVEL 2, COLUMN 3, ROW 4. LEVEL 1 IS THE BOTTOM, COLUMN 1 THE LEFT, ROW 1 THE TOP.
+LEVEL 2, COLUMN 3, ROW 4. LEVEL 1 IS THE BOTTOM, COLUMN 1 THE LEFT, ROW 1 THE
+TOP.
 
-AT YOUR MOVE, TYPE SHOW (OR BOARD) TO SEE ALL FOUR LEVELS, HELP FOR ALL COMMANDS.
-IF ALL 64 SQUARES FILL WITH NO LINE, THE GAME IS A DRAW.
+AT YOUR MOVE, TYPE SHOW (OR BOARD) TO SEE ALL FOUR LEVELS, HELP FOR ALL
+COMMANDS. IF ALL 64 SQUARES FILL WITH NO LINE, THE GAME IS A DRAW.
+
+TO LEAVE, TYPE QUIT (OR EXIT) AT ANY QUESTION: A GAME IN PROGRESS CAN BE SAVED
+FIRST. CTRL-C OR CTRL-D LEAVES AT ONCE.
 """.splitlines()
 GOODBYE = "GOODBYE. THANKS FOR PLAYING QUBIC."
 # What can be typed at YOUR MOVE?, for HELP and --help: (how to type it, what it does).
@@ -43,15 +49,22 @@ COMMAND_HELP = [
     ("234 or 2,3,4", "play level 2, column 3, row 4"),
     ("SHOW or BOARD", "print the cube, level 1 to level 4"),
     ("SHOW ALWAYS", "print the cube after every move; SHOW OFF stops that"),
-    ("UNDO", "take back your last move and the machine's reply (two players: the last move)"),
+    ("UNDO", "take back your last move and the machine's reply (two players: the last move); "
+             "a turn that passed cannot be taken back"),
     ("HINT", "suggest a move, without playing it"),
     ("MOVES", "list the moves so far, numbered, with who played each"),
-    ("SAVE FILE", "save the game to FILE; qubic --load FILE resumes it"),
+    ("SAVE FILE", "save the game to FILE; qubic --load FILE resumes it; SAVE alone saves "
+                  "to a name made from the date and time"),
     ("LEVEL NAME", "change the machine's level; LEVEL alone names the current one"),
     ("HELP", "list these commands"),
+    ("QUIT or EXIT", "leave, after offering to save a game in progress (at any question); "
+                     "Ctrl-C or Ctrl-D leaves at once"),
 ]
+PASS_STAYS = "A TURN THAT PASSED WHEN ITS TIME RAN OUT CANNOT BE TAKEN BACK."
 MOVE_HINT = "TYPE A MOVE LIKE 234 OR 2,3,4, OR HELP FOR THE COMMANDS."
 SHOW_OPTIONS = ("ALWAYS", "OFF")
+LEAVE = ("QUIT", "EXIT")
+FILE = "FILE"  # what completes after SAVE: a file name, not a word of ours
 
 
 class Stage(Enum):
@@ -61,6 +74,7 @@ class Stage(Enum):
     MOVE_FIRST = "DO YOU WANT TO MOVE FIRST?"
     MOVE = "YOUR MOVE?"
     PLAY_AGAIN = "DO YOU WANT TO PLAY ANOTHER GAME?"
+    SAVE_BEFORE_LEAVING = "SAVE THE GAME BEFORE YOU GO?"
     DONE = ""
 
 
@@ -103,6 +117,7 @@ class Session:
         # Nothing to ask someone watching the machine play itself: the game starts at once.
         self.stage = Stage.MOVE if self.settings.players == 0 else Stage.INSTRUCTIONS
         self.opening: Output = list(TITLE)
+        self.board_due = False  # show the board after the next move even if not always_show
         self.commands: dict[str, Callable[[str], Output]] = {
             "SHOW": self._show,
             "BOARD": self._show,
@@ -112,6 +127,13 @@ class Session:
             "SAVE": self._save,
             "LEVEL": self._level,
             "HELP": self._help,
+            "QUIT": self._leave,
+            "EXIT": self._leave,
+        }
+        # What completes after a command: its own words, or FILE for a file name.
+        self.arguments: dict[str, tuple[str, ...]] = {
+            "SHOW": SHOW_OPTIONS, "BOARD": SHOW_OPTIONS,
+            "LEVEL": tuple(name.upper() for name in LEVELS), "SAVE": (FILE,),
         }
 
     @classmethod
@@ -120,8 +142,12 @@ class Session:
         session = cls(settings)
         session.board = board
         session.stage = Stage.MOVE
-        session.opening = [*TITLE, f"RESUMING A SAVED GAME AT MOVE {len(board.moves) + 1}.",
-                           Picture.of(board)]
+        session.opening = [*TITLE, f"RESUMING A SAVED GAME AT MOVE {len(board.moves) + 1}."]
+        # The board comes after the machine's reply when the machine is to move.
+        if session.machine_to_move:
+            session.board_due = True
+        else:
+            session.opening.append(Picture.of(board))
         return session
 
     @property
@@ -160,14 +186,25 @@ class Session:
             return level
         turn = self.board.turn
         number = len(self.board.moves) + 1
-        return f"MOVE {number} | {level} | {turn.name} TO PLAY{self._owner(turn)}"
+        status = f"MOVE {number} | {level} | {turn.name} TO PLAY{self._owner(turn)}"
+        last = self._last_move_of(turn.other)
+        if last is not None:
+            who = "MACHINE" if self.settings.players == 1 else turn.other.name
+            status += f" | {who} PLAYED {format_cell(last)}"
+        return status
 
-    @property
-    def words(self) -> list[str]:
-        """The words worth completing at the current question."""
+    def words(self, before: str = "") -> tuple[str, ...]:
+        """The words worth completing after `before`, the text typed so far at the question:
+        commands, then a command's own arguments (FILE: a file name); yes or no elsewhere."""
+        typed = before.upper().split()
+        done = typed if before[-1:].isspace() else typed[:-1]
         if self.stage is Stage.MOVE:
-            return [*self.commands, *SHOW_OPTIONS, *(name.upper() for name in LEVELS)]
-        return ["YES", "NO"]
+            if not done:
+                return tuple(self.commands)
+            return self.arguments.get(done[0], ()) if len(done) == 1 else ()
+        if done:
+            return ()
+        return ("YES", "NO") if self.stage is Stage.SAVE_BEFORE_LEAVING else ("YES", "NO", *LEAVE)
 
     def start(self) -> Output:
         return list(self.opening)
@@ -177,6 +214,10 @@ class Session:
         if self.stage is Stage.MOVE:
             return self._move_answer(text)
         choice = parse_yes_no(text)
+        if self.stage is Stage.SAVE_BEFORE_LEAVING:
+            return self._save_before_leaving(choice)
+        if text.strip().upper() in LEAVE:
+            return self._leave("")
         if choice is None:
             return ["PLEASE ANSWER YES OR NO."]
         if self.stage is Stage.INSTRUCTIONS:
@@ -239,13 +280,15 @@ class Session:
         if command is not None:
             return command(words[1].strip() if len(words) > 1 else "")
         if not looks_like_move(text):
-            return [f"{text.strip()!r} IS NOT A MOVE. {MOVE_HINT}"]
+            return [f"{quoted(text)} IS NOT A MOVE. {MOVE_HINT}"]
         try:
             cell = parse_cell(text)
         except NotationError as error:
             return [f"{str(error).upper()}."]
-        if not self.board.is_legal(cell):
-            return ["THAT SQUARE IS USED, TRY AGAIN."]
+        owner = self.board.mark_at(cell)
+        if owner is not None:
+            return [f"{format_cell(cell)} IS TAKEN BY {owner.name}{self._owner(owner)}. "
+                    "TRY ANOTHER SQUARE."]
         self.board.push(cell)
         return self._after_move()
 
@@ -258,7 +301,10 @@ class Session:
         if board.is_draw():
             self.stage = Stage.PLAY_AGAIN
             return [Picture.of(board), "THE GAME IS A DRAW."]
-        return [Picture.of(board)] if self.settings.always_show else []
+        if self.settings.always_show or self.board_due:
+            self.board_due = False
+            return [Picture.of(board)]
+        return []
 
     def _verdict(self, winner: Mark) -> str:
         if self.settings.players == 1:
@@ -271,12 +317,40 @@ class Session:
             return ""
         return " (YOU)" if mark in self.settings.people else " (MACHINE)"
 
+    def _last_move_of(self, mark: Mark) -> int | None:
+        """The cell `mark` played last, if any (its passes do not count)."""
+        moves = self.board.moves
+        # The last entry is by the side that moved last, the one before by the other, ...
+        mine = moves[-1::-2] if mark is self.board.turn.other else moves[-2::-2]
+        return next((cell for cell in mine if cell != PASS), None)
+
+    def _leave(self, argument: str) -> Output:
+        if argument:
+            return [f"{' AND '.join(LEAVE)} TAKE NOTHING AFTER THEM."]
+        if self.stage is Stage.MOVE and self.board.moves and self.settings.people:
+            self.stage = Stage.SAVE_BEFORE_LEAVING
+            return []
+        self.stage = Stage.DONE
+        return [GOODBYE]
+
+    def _save_before_leaving(self, choice: bool | None) -> Output:
+        if choice is None:
+            return ["PLEASE ANSWER YES OR NO."]
+        output: Output = []
+        if choice:
+            saved, output = self._save_to(savefile.suggested_name(datetime.now()))
+            if not saved:
+                return output  # asked again: NO leaves without saving
+        self.stage = Stage.DONE
+        return [*output, GOODBYE]
+
     def _show(self, argument: str) -> Output:
         option = argument.upper()
         if not option:
             return [Picture.of(self.board)]
         if option not in SHOW_OPTIONS:
-            return [f"SHOW TAKES {' OR '.join(SHOW_OPTIONS)}, OR NOTHING: {argument!r} IS NEITHER."]
+            return [f"SHOW TAKES {' OR '.join(SHOW_OPTIONS)}, OR NOTHING: "
+                    f"{quoted(argument)} IS NEITHER."]
         self.settings.always_show = option == "ALWAYS"
         if self.settings.always_show:
             return ["THE BOARD WILL BE SHOWN AFTER EVERY MOVE."]
@@ -290,12 +364,16 @@ class Session:
             if not board.moves:
                 return ["NOTHING TO UNDO."]
             mark = board.turn.other
+            if board.moves[-1] == PASS:
+                return [PASS_STAYS]
             return [f"TAKEN BACK: {mark.name}'S {_ply_text(board.pop())}."]
         # Alone against the machine, your turn is answered at once: take back both.
         if len(board.moves) < 2:
             if board.moves:
                 return ["NOTHING OF YOURS TO UNDO: ONLY THE MACHINE HAS MOVED."]
             return ["NOTHING TO UNDO."]
+        if board.moves[-2] == PASS:
+            return [PASS_STAYS]
         reply = board.pop()
         yours = board.pop()
         return [f"TAKEN BACK: YOUR {_ply_text(yours)} AND THE MACHINE'S {_ply_text(reply)}."]
@@ -319,14 +397,22 @@ class Session:
         return lines
 
     def _save(self, argument: str) -> Output:
-        if not argument:
-            name = savefile.suggested_name(datetime.now())
-            return [f"SAVE NEEDS A FILE NAME, FOR EXAMPLE: SAVE {name}"]
         try:
-            savefile.save(argument, self.settings, self.board)
+            names = shlex.split(argument)
+        except ValueError:
+            return ["A QUOTE IS NOT CLOSED. FOR A NAME WITH SPACES: SAVE 'my game.txt'"]
+        if len(names) > 1:
+            return ["SAVE TAKES ONE FILE NAME. FOR A NAME WITH SPACES: SAVE 'my game.txt'"]
+        return self._save_to(names[0] if names else savefile.suggested_name(datetime.now()))[1]
+
+    def _save_to(self, name: str) -> tuple[bool, Output]:
+        """Save the game to the file `name` (`~` expanded); whether it worked, and the words."""
+        path = os.path.expanduser(name)
+        try:
+            savefile.save(path, self.settings, self.board)
         except savefile.SaveFileError as error:
-            return [f"CANNOT SAVE TO {argument}: {error}."]
-        return [f"GAME SAVED TO {argument}. TO RESUME IT: qubic --load {shlex.quote(argument)}"]
+            return False, [f"CANNOT SAVE TO {name}: {str(error).upper()}."]
+        return True, [f"GAME SAVED TO {name}. TO RESUME IT: qubic --load {shlex.quote(path)}"]
 
     def _level(self, argument: str) -> Output:
         if self.settings.players == 2:
@@ -334,18 +420,16 @@ class Session:
         choices = ", ".join(name.upper() for name in LEVELS)
         name = argument.lower()
         if not name:
-            return [f"THE LEVEL IS {self.settings.level.upper()}. "
-                    f"CHOOSE ONE OF {choices}: LEVEL HARD."]
+            return [f"THE MACHINE PLAYS AT LEVEL {self.settings.level.upper()}.",
+                    f"TO CHANGE IT, TYPE LEVEL AND ONE OF {choices}."]
         if name not in LEVELS:
-            return [f"THERE IS NO LEVEL {name.upper()!r}. CHOOSE ONE OF {choices}."]
+            return [f"THERE IS NO LEVEL {quoted(name.upper())}. CHOOSE ONE OF {choices}."]
         self.settings.level = name
         self.machines = self._make_machines()
         return [f"THE LEVEL IS NOW {name.upper()}."]
 
     def _help(self, argument: str) -> Output:
-        width = max(len(usage) for usage, _ in COMMAND_HELP) + 2
-        return ["AT YOUR MOVE YOU CAN TYPE:",
-                *(f"  {usage:<{width}}{meaning}" for usage, meaning in COMMAND_HELP)]
+        return ["AT YOUR MOVE YOU CAN TYPE:", *table(COMMAND_HELP)]
 
 
 def _ply_text(cell: int) -> str:

@@ -1,7 +1,8 @@
 """The cube as text: LEVEL 1 to LEVEL 4, each a grid with C1..C4 across and R1..R4 down.
 
 With colour, X and O are drawn in two colours (ANSI SGR codes), the last move underlined and
-the winning line in reverse video. Without, the grid is plain text, the same for every picture.
+the winning line in reverse video. Without, the grid is plain text with the last move in lowercase
+(`x` or `o`), so every column stays where it is.
 """
 
 from __future__ import annotations
@@ -27,10 +28,16 @@ def render(picture: Picture, geometry: Geometry = CUBE, colour: bool = False) ->
         for row in range(n):
             cells = (geometry.cell((level, column, row)) for column in range(n))
             lines.append(f"R{row + 1}" + "".join(
-                f"  {_symbol(picture, c) if colour else SYMBOLS[picture.marks[c]]}"
+                f"  {_symbol(picture, c) if colour else _plain(picture, c)}"
                 for c in cells))
         lines.append("")
     return lines
+
+
+def _plain(picture: Picture, cell: int) -> str:
+    """The cell's symbol, in lowercase for the last move."""
+    symbol = SYMBOLS[picture.marks[cell]]
+    return symbol.lower() if cell == picture.last else symbol
 
 
 def _symbol(picture: Picture, cell: int) -> str:

@@ -29,9 +29,9 @@ class Settings:
         return PEOPLE[self.players]
 
 
-def parse_seconds(text: str) -> float:
-    """A positive, finite number of seconds; ValueError otherwise."""
+def parse_seconds(text: str, zero: bool = False) -> float:
+    """A positive (with `zero`, or zero), finite number of seconds; ValueError otherwise."""
     seconds = float(text)
-    if not (math.isfinite(seconds) and seconds > 0):
+    if not (math.isfinite(seconds) and (seconds > 0 or (zero and seconds == 0))):
         raise ValueError(f"{text!r} is not a positive number of seconds")
     return seconds

@@ -32,16 +32,18 @@ def program_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def spawn(*args: str, timeout: float = 20, **env: str) -> pexpect.spawn:
+def spawn(*args: str, timeout: float = 20, columns: int = 120, cwd: str | None = None,
+          **env: str) -> pexpect.spawn:
     """The program in a real pseudo-terminal, so prompt_toolkit is what asks."""
-    return pexpect.spawn(qubic_command(), list(args), env=program_env(**env),
-                         encoding="utf-8", timeout=timeout, dimensions=(50, 120))
+    return pexpect.spawn(qubic_command(), list(args), env=program_env(**env), cwd=cwd,
+                         encoding="utf-8", timeout=timeout, dimensions=(50, columns))
 
 
-def run_piped(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
+def run_piped(*args: str, stdin: str = "", timeout: float = 60,
+              **env: str) -> subprocess.CompletedProcess:
     """The program with `stdin` piped in and its output captured."""
     return subprocess.run([qubic_command(), *args], input=stdin, capture_output=True,
-                          text=True, env=program_env(), timeout=timeout, check=False)
+                          text=True, env=program_env(**env), timeout=timeout, check=False)
 
 
 # prompt_toolkit shows the cursor again once it has drawn the prompt, by which time the terminal
@@ -63,10 +65,10 @@ def expect_prompt(child: pexpect.spawn, question: str) -> None:
     child.expect(prompt_pattern(question))
 
 
-def expect_goodbye(child: pexpect.spawn) -> None:
-    """The program says goodbye and exits with status 0, without a traceback."""
+def expect_goodbye(child: pexpect.spawn, status: int = 0) -> None:
+    """The program says goodbye and exits with `status`, without a traceback."""
     child.expect("GOODBYE")
     child.expect(pexpect.EOF)
     assert "Traceback" not in child.before
     child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == status

@@ -4,7 +4,7 @@ import re
 
 from qubic import savefile
 from qubic.board import PASS, Mark
-from qubic.game import COMMAND_HELP, Picture, Session
+from qubic.game import COMMAND_HELP, FILE, GOODBYE, PASS_STAYS, Picture, Session
 from qubic.levels import HINT_LEVEL, LEVELS, make_player
 from qubic.notation import format_cell, parse_cell
 from qubic.settings import Settings
@@ -55,13 +55,19 @@ def test_undo_when_only_the_machine_has_moved():
     assert len(session.board.moves) == 1
 
 
-def test_undo_after_a_pass_takes_back_the_pass_and_the_reply():
+def test_a_turn_that_passed_cannot_be_taken_back():
     session = started(time_limit=5.0)
     session.time_up()
     session.machine_move()
-    [message] = session.answer("undo")
-    assert message.startswith("TAKEN BACK: YOUR PASS AND THE MACHINE'S ")
-    assert session.board.moves == []
+    moves = list(session.board.moves)
+    assert session.answer("undo") == [PASS_STAYS]
+    assert session.board.moves == moves
+    play(session, free(session))
+    assert session.answer("undo")[0].startswith("TAKEN BACK: YOUR ")
+    assert session.board.moves == moves and session.answer("undo") == [PASS_STAYS]
+    two = started(players=2, time_limit=5.0)
+    two.time_up()
+    assert two.answer("undo") == [PASS_STAYS] and two.board.moves == [PASS]
 
 
 def test_undo_in_a_two_player_game_takes_back_one_move():
@@ -132,20 +138,35 @@ def test_save_writes_the_game_and_says_how_to_resume(tmp_path):
     session = started(seed=8)
     play(session, "111")
     path = tmp_path / "my game.txt"
-    [message] = session.answer(f"save {path}")
+    [message] = session.answer(f"save '{path}'")
     assert message == f"GAME SAVED TO {path}. TO RESUME IT: qubic --load '{path}'"
     settings, board = savefile.load(str(path))
     assert settings == session.settings and board.moves == session.board.moves
 
 
-def test_save_without_a_name_suggests_one_and_failures_explain(tmp_path):
+def test_save_alone_saves_to_a_dated_name_and_failures_explain(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     session = started()
-    [suggestion] = session.answer("SAVE")
-    assert re.fullmatch(r"SAVE NEEDS A FILE NAME, FOR EXAMPLE: SAVE qubic-\d{4}-\d\d-\d\d-\d{4}"
-                        r"\.txt", suggestion)
+    play(session, "111")
+    [saved] = session.answer("SAVE")
+    match = re.fullmatch(r"GAME SAVED TO (qubic-\d{4}-\d\d-\d\d-\d{4}\.txt)\. "
+                         r"TO RESUME IT: qubic --load \1", saved)
+    assert match and savefile.load(match.group(1))[1].moves == session.board.moves
     [failure] = session.answer(f"save {tmp_path}/missing/game.txt")
-    assert failure.startswith(f"CANNOT SAVE TO {tmp_path}/missing/game.txt: ")
-    assert "No such file or directory" in failure
+    assert failure == f"CANNOT SAVE TO {tmp_path}/missing/game.txt: NO SUCH FILE OR DIRECTORY."
+
+
+def test_save_names_take_quotes_and_a_home_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    session = started()
+    path = tmp_path / "my game.txt"
+    assert session.answer('save "~/my game.txt"') == [
+        f"GAME SAVED TO ~/my game.txt. TO RESUME IT: qubic --load '{path}'"]
+    assert path.exists()
+    [two] = session.answer("save my game.txt")
+    assert two.startswith("SAVE TAKES ONE FILE NAME") and not (tmp_path / "my").exists()
+    [unclosed] = session.answer("save 'my game.txt")
+    assert unclosed.startswith("A QUOTE IS NOT CLOSED")
 
 
 def test_resume_continues_at_the_move_and_shows_the_board():
@@ -165,17 +186,23 @@ def test_resume_when_the_machine_is_to_move():
     board.push_pass()
     resumed = Session.resume(session.settings, board)
     assert resumed.machine_to_move
-    assert resumed.machine_move()[0].startswith("MACHINE MOVES TO ")
+    assert not any(isinstance(item, Picture) for item in resumed.start())
+    reply, picture = resumed.machine_move()
+    assert reply.startswith("MACHINE MOVES TO ") and picture == Picture.of(resumed.board)
+    assert resumed.answer(free(resumed)) == [], "the board was due once only"
+    assert not any(isinstance(item, Picture) for item in resumed.machine_move())
     assert board.moves.count(PASS) == 1 and resumed.prompt == "YOUR MOVE?"
 
 
 def test_help_lists_every_command_from_the_one_table():
     session = started()
     lines = session.answer("help")
-    assert len(lines) == len(COMMAND_HELP) + 1
-    for (usage, meaning), line in zip(COMMAND_HELP, lines[1:]):
-        assert usage in line and meaning in line
+    assert lines[0] == "AT YOUR MOVE YOU CAN TYPE:"
+    assert all(len(line) <= 80 for line in lines), "it fits 80 columns"
     text = "\n".join(lines)
+    words = " ".join(text.split())
+    for usage, meaning in COMMAND_HELP:
+        assert f"{usage} {meaning}" in words, "each command's words, wrapped at spaces"
     for command in session.commands:
         assert command in text
 
@@ -187,11 +214,15 @@ def test_level_has_no_meaning_with_two_players():
 
 def test_completion_words_follow_the_question():
     session = Session()
-    assert session.words == ["YES", "NO"]
+    assert session.words() == ("YES", "NO", "QUIT", "EXIT")
     session = started()
-    assert {"UNDO", "HINT", "MOVES", "SAVE", "HELP", "SHOW", "ALWAYS", "OFF"} <= set(
-        session.words)
-    assert {name.upper() for name in LEVELS} <= set(session.words)
+    assert {"UNDO", "HINT", "MOVES", "SAVE", "HELP", "SHOW", "QUIT", "EXIT"} == set(
+        session.words()) - {"BOARD", "LEVEL"}
+    assert session.words("sh") == session.words()
+    assert session.words("show ") == session.words("SHOW al") == ("ALWAYS", "OFF")
+    assert set(session.words("level ")) == {name.upper() for name in LEVELS}
+    assert session.words("save ") == (FILE,)
+    assert session.words("undo ") == session.words("show off ") == ()
 
 
 def test_status_names_move_level_and_turn():
@@ -200,8 +231,33 @@ def test_status_names_move_level_and_turn():
     session = started()
     assert session.status == "MOVE 1 | LEVEL NORMAL | X TO PLAY (YOU)"
     play(session, "111")
-    assert session.status == "MOVE 3 | LEVEL NORMAL | X TO PLAY (YOU)"
+    reply = format_cell(session.board.moves[-1])
+    assert session.status == f"MOVE 3 | LEVEL NORMAL | X TO PLAY (YOU) | MACHINE PLAYED {reply}"
     assert started(players=2).status == "MOVE 1 | TWO PLAYERS | X TO PLAY"
     assert Session(Settings(players=0)).status == (
         "MOVE 1 | X NORMAL AGAINST O NORMAL | X TO PLAY")
 
+
+
+def test_quit_offers_to_save_a_game_in_progress(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for leave in ("quit", "EXIT"):
+        session = started()
+        assert session.answer(leave) == [GOODBYE] and session.done, "nothing to save yet"
+    session = started()
+    play(session, "111")
+    assert session.answer("quit now") == ["QUIT AND EXIT TAKE NOTHING AFTER THEM."]
+    assert session.answer("Quit") == [] and session.prompt == "SAVE THE GAME BEFORE YOU GO?"
+    assert session.answer("maybe") == ["PLEASE ANSWER YES OR NO."]
+    saved, goodbye = session.answer("yes")
+    assert saved.startswith("GAME SAVED TO qubic-") and goodbye == GOODBYE and session.done
+    assert len(list(tmp_path.glob("qubic-*.txt"))) == 1
+    session = started()
+    play(session, "111")
+    session.answer("exit")
+    assert session.answer("n") == [GOODBYE] and session.done
+
+
+def test_quit_at_a_yes_no_question_leaves_at_once():
+    session = Session()
+    assert session.answer("quit") == [GOODBYE] and session.done

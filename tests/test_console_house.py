@@ -87,11 +87,10 @@ def test_moves_lists_the_game_numbered_with_who_played():
 
 def test_help_lists_every_command():
     child = start(True, "--no-color")
-    lines = rf"(([^\r\n]*\r\n){{{len(COMMAND_HELP)}}})"
-    command(child, "help", r"AT YOUR MOVE YOU CAN TYPE:\r\n" + lines)
-    listed = child.match.group(1)
+    command(child, "help", r"AT YOUR MOVE YOU CAN TYPE:\r\n([\s\S]*?leaves at once)\r\n")
+    listed = " ".join(child.match.group(1).split())
     for usage, meaning in COMMAND_HELP:
-        assert usage in listed and meaning in listed
+        assert f"{usage} {meaning}" in listed
     leave(child)
 
 
@@ -107,9 +106,9 @@ def complete(child: pexpect.spawn, typed: str, completion: str) -> None:
 
 def test_tab_completes_commands_in_any_case():
     child = start(True, "--no-color")
-    complete(child, "hel", "HELP")  # "hel" alone is not a command
+    complete(child, "hel", "help")  # "hel" alone is not a command; it completes as typed
     child.expect("AT YOUR MOVE YOU CAN TYPE:")
-    complete(child, "Show al", "ALWAYS")
+    complete(child, "Show Al", "ALWAYS")
     child.expect(r"THE BOARD WILL BE SHOWN AFTER EVERY MOVE\.")
     leave(child)
 
@@ -125,12 +124,13 @@ def test_up_arrow_recalls_the_last_answer():
     leave(child)
 
 
-def test_save_then_load_resumes_exactly_there(tmp_path):
+def test_save_then_load_resumes_exactly_there(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the program runs here too
     path = tmp_path / "game.txt"
     child = start(True, "--no-color", "--always-show")
     reply = move(child, "111")
-    command(child, "save", r"SAVE NEEDS A FILE NAME, FOR EXAMPLE: SAVE qubic-[-\d]+\.txt")
-    command(child, f"save {path}", rf"GAME SAVED TO {path}\. TO RESUME IT: qubic --load {path}")
+    command(child, "save game.txt",
+            r"GAME SAVED TO game\.txt\. TO RESUME IT: qubic --load game\.txt")
     leave(child)
     settings, board = savefile.load(str(path))
     assert settings == Settings(always_show=True, seed=SEED)
@@ -177,11 +177,13 @@ def test_load_refuses_options_the_save_already_holds(tmp_path):
     assert "--load resumes the saved game with its own options: drop --level" in result.stderr
 
 
-def test_save_will_not_overwrite_a_file_that_is_not_a_save(tmp_path):
+def test_save_will_not_overwrite_a_file_that_is_not_a_save(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the program runs here too
     path = tmp_path / "notes.txt"
     path.write_text("keep me\n")
     child = start(True, "--no-color")
-    command(child, f"save {path}", rf"CANNOT SAVE TO {path}: it exists and is not a qubic saved")
+    command(child, "save notes.txt",
+            r"CANNOT SAVE TO notes\.txt: IT EXISTS AND IS NOT A QUBIC SAVED GAME\.")
     leave(child)
     assert path.read_text() == "keep me\n"
 

@@ -37,7 +37,8 @@ def test_colour_marks_x_and_o_apart_and_highlights_last_move_and_line():
     assert all("7" in codes for codes in styled["X"])
     assert sum("4" in codes for codes in styled["X"]) == 1
     assert not any("7" in codes or "4" in codes for codes in styled["O"])
-    assert [SGR.sub("", line) for line in lines] == render(Picture.of(board))
+    plain = render(Picture.of(board))
+    assert [SGR.sub("", line) for line in lines] == [line.upper() for line in plain]
 
 
 def test_colour_underlines_the_last_move_during_the_game():
@@ -45,3 +46,10 @@ def test_colour_underlines_the_last_move_during_the_game():
     text = "\n".join(render(Picture.of(board), colour=True))
     assert f"\x1b[{COLOURS[Mark.O]};4mO" in text
     assert f"\x1b[{COLOURS[Mark.X]}mX" in text
+
+
+def test_plain_grid_marks_the_last_move_in_lowercase_in_its_column():
+    board = Board.from_moves([parse_cell("111"), parse_cell("234")])
+    lines = render(Picture.of(board))
+    assert lines[2] == "R1  X  .  .  ." and lines[12] == "R4  .  .  o  ."
+    assert "x" not in "".join(lines) and "".join(lines).count("o") == 1

@@ -57,7 +57,7 @@ def test_time_running_out_passes_the_turn_and_the_machine_moves():
     assert all(0 < left <= 20.0 for left in seconds[2:])
 
 
-def test_the_turn_clock_runs_through_commands_and_restarts_each_turn(monkeypatch):
+def test_the_turn_clock_runs_through_commands_and_undo_and_restarts_each_turn(monkeypatch):
     now = [100.0]
     monkeypatch.setattr(console.time, "monotonic", lambda: now[0])
     session = Session(Settings(time_limit=10.0))
@@ -75,7 +75,10 @@ def test_the_turn_clock_runs_through_commands_and_restarts_each_turn(monkeypatch
     assert clock.left(session) == 10.0
     now[0] += 3
     session.answer("undo")
-    assert clock.left(session) == 10.0, "a turn taken back starts afresh"
+    assert clock.left(session) == 7.0, "UNDO gives no time back"
+    session.answer("222")
+    session.machine_move()
+    assert clock.left(session) == 10.0, "a new turn after UNDO has the whole limit again"
 
 
 def test_piped_answers_already_read_are_not_waited_for():

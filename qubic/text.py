@@ -1,0 +1,33 @@
+"""Text for people: short quotes of what they typed, and lines that fit the terminal."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+
+WIDTH = 80  # what everything the game prints fits, when the terminal is not narrower
+QUOTE_LIMIT = 20  # characters of a person's input quoted back in a message
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """`text` (stripped) in quotes, cut to its first `limit` characters and `...` if longer."""
+    text = text.strip()
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+def table(rows: Sequence[tuple[str, str]], width: int = WIDTH) -> list[str]:
+    """Two indented columns; the second wraps at word boundaries to stay within `width`."""
+    column = max(len(left) for left, _ in rows) + 4
+    lines = []
+    for left, right in rows:
+        lines += textwrap.wrap(right, width, initial_indent=f"  {left}".ljust(column),
+                               subsequent_indent=" " * column, break_on_hyphens=False)
+    return lines
+
+
+def fit(line: str, width: int) -> list[str]:
+    """`line` wrapped at word boundaries within `width`, going on at its own indent."""
+    if len(line) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip())]
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
