@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol, TextIO
 
-from qubic.game import GOODBYE, Output, Picture, Session
-from qubic.render import render
+from qubic.game import GOODBYE, Output, Session
+from qubic.render import Picture, render
 
 if TYPE_CHECKING:
     from asyncio import TimerHandle
