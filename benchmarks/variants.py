@@ -15,6 +15,7 @@ import argparse
 import random
 import statistics
 import time
+from itertools import pairwise
 
 from bench import table
 
@@ -90,7 +91,7 @@ def round_robin(games: int) -> str:
     rows = []
     for variant in (CUBE3, TESSERACT, TESSERACT.with_options(sides=3)):
         playing = [name for name in RANKED if LEVELS[name].supports(variant)]
-        for weaker, stronger in zip(playing, playing[1:]):
+        for weaker, stronger in pairwise(playing):
             for seat in range(variant.sides):
                 result = [0, 0, 0]  # stronger wins, weaker wins, draws
                 for game in range(games):

@@ -130,16 +130,18 @@ class Board:
 
     def push(self, cell: int) -> None:
         """Place the mark to move on `cell`."""
-        if not self.is_legal(cell):
+        geometry = self.geometry
+        bit = 1 << cell if cell >= 0 else 0
+        if self.winner is not None or not geometry.full_mask & bit & ~self.occupied:
             raise IllegalMoveError(f"cell {cell} is not a legal move here")
-        mark = self.turn
-        bit = 1 << cell
+        order = self._order
+        mark = order[len(self.moves) % len(order)]
         self.bits[mark] |= bit
         self.occupied |= bit
         counts = self.counts[mark]
-        size = self.geometry.size
+        size = geometry.size
         made = NOTHING
-        for line in self.geometry.lines_through[cell]:
+        for line in geometry.lines_through[cell]:
             counts[line] += 1
             if counts[line] == size:
                 made += (line,)
@@ -163,7 +165,8 @@ class Board:
         made = self.completed.pop()
         if cell == PASS:
             return cell
-        mark = self.turn
+        order = self._order
+        mark = order[len(self.moves) % len(order)]
         bit = 1 << cell
         self.bits[mark] &= ~bit
         self.occupied &= ~bit

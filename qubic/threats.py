@@ -76,6 +76,12 @@ class ThreatSearch:
     def __init__(self, nodes: int | None = None, seconds: float | None = None,
                  geometry: Geometry = CUBE) -> None:
         self.geometry = geometry
+        # The geometry's tables, read by every node of the search.
+        self._line_masks = geometry.line_masks
+        self._pairs = geometry.cell_line_pairs
+        self._line_bits = geometry.cell_line_bits
+        self._cell_masks = geometry.cell_line_masks
+        self._three = geometry.size - 1  # stones on a threat's line
         self.nodes = 0
         self._refuted: dict[tuple[int, int], int] = {}  # position -> depth it fails at
         self._answers: dict[tuple[int, int, int, bool], list[int] | None] = {}
@@ -130,8 +136,7 @@ class ThreatSearch:
         self.nodes += 1
         if not self.nodes & 1023 and self.out_of_budget():
             raise OutOfBudget
-        geometry = self.geometry
-        line_masks = geometry.line_masks
+        line_masks = self._line_masks
         cells = forks = 0  # cells making a threat; cells making two at once
         rest = twos
         while rest:
@@ -160,8 +165,8 @@ class ThreatSearch:
                 self._cuts += 1  # deeper than it was refuted, it might yet win
             return None
         cuts = self._cuts
-        pairs, line_bits = geometry.cell_line_pairs, geometry.cell_line_bits
-        three = geometry.size - 1
+        pairs, line_bits, cell_masks = self._pairs, self._line_bits, self._cell_masks
+        three = self._three
         two = three - 1
         while candidates:
             bit = candidates & -candidates
@@ -179,8 +184,11 @@ class ThreatSearch:
             block = made.bit_length() - 1
             yours = you | made
             child_twos = (twos & ~line_bits[cell] | new_twos) & ~line_bits[block]
-            line = self._attack(mine, yours, child_twos,
-                                new_threats(yours, mine, block, geometry), depth - 1)
+            counters = 0  # the block's own threats (new_threats, inlined: this is the hot path)
+            for mask in cell_masks[block]:
+                if not mine & mask and (yours & mask).bit_count() == three:
+                    counters |= mask & ~yours
+            line = self._attack(mine, yours, child_twos, counters, depth - 1)
             if line is not None:
                 return [cell, block, *line]
         self._refuted[key] = depth if self._cuts != cuts else EXHAUSTED
