@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from dataclasses import fields
 from importlib.metadata import PackageNotFoundError, version
 
@@ -94,17 +95,22 @@ def build_parser() -> argparse.ArgumentParser:
 def epilog() -> str:
     """The variants, the levels and the in-game commands, as aligned tables."""
     width = max(len(usage) for usage, _ in COMMAND_HELP) + 2
-    variants = [f"  {v.name:<{width}}{v.summary}" for v in VARIANTS.values()]
-    levels = [f"  {level.name:<{width}}{level.summary}"
-              + ("" if level.plays == "every variant" else f" ({level.plays} only)")
+
+    def row(name: str, text: str) -> str:
+        return textwrap.fill(text, 79, initial_indent=f"  {name:<{width}}",
+                             subsequent_indent=" " * (width + 2))
+
+    variants = [row(v.name, v.summary) for v in VARIANTS.values()]
+    levels = [row(level.name, level.summary + (
+              "" if level.plays == "every variant" else f" ({level.plays} only)"))
               for level in LEVELS.values()]
-    commands = [f"  {usage:<{width}}{meaning}" for usage, meaning in COMMAND_HELP]
-    limits = (f"  sizes {MIN_SIZE}-{max(MAX_SIZE.values())} ({MIN_SIZE}-{MAX_SIZE[4]} in 4-D), "
-              f"dims {DIMS[0]}-{DIMS[-1]}, sides {SIDES[0]}-{SIDES[-1]}, target 1 to the "
-              "number of lines, --no-centre with odd sizes")
-    return "\n".join(["variants (--variant NAME, changed by --size --dims --target "
-                      "--no-centre --sides):", *variants, limits, "", "levels:", *levels, "",
-                      "at YOUR MOVE? you can type:", *commands])
+    commands = [row(usage, meaning) for usage, meaning in COMMAND_HELP]
+    limits = row("limits", f"sizes {MIN_SIZE}-{max(MAX_SIZE.values())} ({MIN_SIZE}-"
+                 f"{MAX_SIZE[4]} in 4-D), dims {DIMS[0]}-{DIMS[-1]}, sides {SIDES[0]}-"
+                 f"{SIDES[-1]}, target 1 to the number of lines, --no-centre with odd sizes")
+    return "\n".join(["variants (--variant NAME; --size, --dims, ... change it):", *variants,
+                      limits, "", "levels:", *levels, "", "at YOUR MOVE? you can type:",
+                      *commands])
 
 
 def game_problem(settings: Settings) -> str | None:

@@ -100,8 +100,8 @@ QUBIC = Variant("qubic", "the classic: 4x4x4, two sides, the first line of four 
                 aliases=("4x4x4",))
 CUBE3 = Variant("cube3", "3x3x3, two sides, every line scores, first to 10 lines wins",
                 size=3, target=10, aliases=("3x3x3",))
-TESSERACT = Variant("tesseract", "3x3x3x3 with the centre disabled (232 lines), 2-4 sides "
-                    "X O Y Z, first to 9 lines wins", size=3, dims=4, no_centre=True,
+TESSERACT = Variant("tesseract", "3x3x3x3, centre disabled (232 lines), 2-4 sides X O Y Z, "
+                    "first to 9 lines wins", size=3, dims=4, no_centre=True,
                     target=9, aliases=("4d",))
 VARIANTS: dict[str, Variant] = {v.name: v for v in (QUBIC, CUBE3, TESSERACT)}
 

@@ -7,11 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qubic.board import Mark
-from qubic.game import GOODBYE, Session, Stage, instructions, parse_yes_no
+from qubic.game import GOODBYE, Session, Stage, parse_yes_no
 from qubic.heuristic import NormalPlayer
 from qubic.levels import LEVELS
 from qubic.notation import format_cell, looks_like_move, parse_cell
 from qubic.render import Picture
+from qubic.rules import instructions
 from qubic.settings import Settings
 from qubic.variant import QUBIC
 from tests.scripted import find_game, human_moves, winning_line
