@@ -329,6 +329,6 @@ def test_help_option_lists_the_new_options_and_commands():
 
 def test_saved_files_use_the_documented_format():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    example = re.search(r"```\n(qubic-save 1\n.*?)```", readme, re.S)
+    example = re.search(r"```\n(qubic-save 2\n.*?)```", readme, re.S)
     assert example, "README shows a saved game"
     savefile.loads(example.group(1))

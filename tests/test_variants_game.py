@@ -1,11 +1,13 @@
 """The game flow in other variants: seats with 3-4 sides, scores, LINES, UNDO, LEVEL, HINT."""
 
+import random
 import re
 
 import pytest
 
-from qubic.board import Mark
+from qubic.board import Board, Mark
 from qubic.game import Session, Stage
+from qubic.levels import LEVELS, make_player
 from qubic.render import Picture
 from qubic.rules import instructions
 from qubic.settings import Settings
@@ -133,3 +135,21 @@ def test_a_piped_cube3_game_numbers_cells_and_keeps_score():
     assert result.returncode == 0
     assert "CUBE3\n3-D TIC-TAC-TOE ON A 3x3x3 CUBE" in result.stdout
     assert "YOUR MOVE? 5\nSCORE X 0 O 0\nMACHINE MOVES TO " in result.stdout
+
+
+@pytest.mark.parametrize("variant", [CUBE3.with_options(sides=3), TESSERACT.with_options(
+    sides=4, target=4), QUBIC.with_options(size=3), QUBIC.with_options(size=5, dims=2)])
+def test_every_level_that_plays_a_variant_plays_legal_moves_from_every_seat(variant):
+    for name, level in LEVELS.items():
+        if not level.supports(variant) or name == "expert":  # expert: hard's search, slower
+            continue
+        for seat in [Mark(side) for side in range(variant.sides)]:
+            rng = random.Random(seat)
+            player = make_player(name, seat)
+            board = Board(variant)
+            while not board.is_over():
+                mover = board.turn is seat
+                cell = player.choose(board.copy()).cell if mover else rng.choice(
+                    board.legal_moves())
+                assert board.is_legal(cell), (name, variant.spec, cell)
+                board.push(cell)
