@@ -3,11 +3,14 @@
 In a scoring game a forced line is a point, not the game, and with three or four sides any
 other side may block it; the threat searches assume neither. Shrewd looks a round of moves
 ahead instead: it plays its most promising candidates, then the next sides' most promising
-replies, and so on for DEPTH moves, and values each position for every side: WEIGHTS[k] for
-each line that side alone holds k cells of, a completed line counting as a point (POINT).
-Each side is taken to play for its own value less the best of the others' (max-n; with two
-sides, plain minimax), and reaching the target ends the search. The values are kept up to
-date move by move from the board's line counts, so the search never recounts a position.
+replies, and so on for DEPTH moves, and values each position for every side by the lines that
+side alone holds: a completed line is a point (POINT), a line one cell short SHARE of a point,
+two short SHARE**2, and so on; where the search stops, the side to move is credited with the
+lines it can complete at once. A gain counts for less the later it comes (DISCOUNT), so a
+point now beats the same point later. Each side is taken to play for its own value less the
+best of the others' (max-n; with two sides, plain minimax), and reaching the target ends the
+search. The values are kept up to date move by move from the board's line counts, so the
+search never recounts a position.
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from qubic.board import Board, Mark
 from qubic.heuristic import position_rng
 from qubic.player import Reply
 
-DEPTH = 3  # moves looked ahead: ours and the next sides' replies
-WIDTHS = (10, 6, 4)  # candidates searched at each depth, best first
+DEPTH = 4  # moves looked ahead: ours and the next sides' replies
+WIDTHS = (8, 5, 4, 3)  # candidates searched at each depth, best first
 POINT = 100.0  # a completed line
 SHARE = 0.3  # a line one cell short is worth SHARE of a point, two short SHARE**2, ...
 WIN = 1e9  # reaching the target
+DISCOUNT = 0.5  # a gain one move later counts half: a point now beats the same point later
 URGENT = 100  # candidates: how much more completing or blocking a line counts
 SECONDS = 0.8  # a move never takes longer: the search keeps the best found so far
 
@@ -77,7 +81,9 @@ class Search:
         """Every side's value after `cell` is played and the search goes on below it."""
         board = self.board
         mover = board.turn
-        changes = self._changes(cell, mover)
+        # Later gains count for less, so that a point now beats the same point later.
+        changes = [(mark, change * DISCOUNT ** depth)
+                   for mark, change in self._changes(cell, mover)]
         for mark, change in changes:
             self.values[mark] += change
         board.push(cell)
@@ -88,7 +94,7 @@ class Search:
             if depth == DEPTH or board.is_over():
                 if time.perf_counter() > self.deadline:
                     raise TimeUp
-                return list(self.values)
+                return self._leaf()
             mark = board.turn
             best: list[float] | None = None
             for reply in self._candidates(WIDTHS[depth]):
@@ -101,6 +107,25 @@ class Search:
             board.pop()
             for mark, change in changes:
                 self.values[mark] -= change
+
+    def _leaf(self) -> list[float]:
+        """Every side's value where the search stops, the side to move credited with the
+        lines it can complete at once on its best cell (it is its turn: they are points)."""
+        board = self.board
+        values = list(self.values)
+        mark = board.turn
+        mine = board.counts[mark]
+        others = board.occupied & ~board.bits[mark]
+        short = board.geometry.size - 1
+        tally: dict[int, int] = {}
+        for index, mask in enumerate(board.geometry.line_masks):
+            if mine[index] == short and not others & mask:
+                cell = mask & ~board.bits[mark]
+                tally[cell] = tally.get(cell, 0) + 1
+        if tally:
+            values[mark] += max(tally.values()) * (self.weights[-1] - self.weights[-2]) \
+                * DISCOUNT ** (DEPTH + 1)
+        return values
 
     def _candidates(self, width: int) -> list[int]:
         """The `width` most promising moves for the side to move: what they add to its own
