@@ -240,7 +240,8 @@ class Session:
         board = self.board
         outcome = board.outcome()
         if outcome is None:
-            return [Picture.of(board)] * self.settings.always_show + self._score()
+            shown: Output = [Picture.of(board)] if self.settings.always_show else []
+            return shown + self._score()
         self.stage = Stage.PLAY_AGAIN
         output: Output = [Picture.of(board), *self._score()]
         if outcome.winner is None:
