@@ -1,17 +1,23 @@
-"""QUBIC: 3-D tic-tac-toe on a 4x4x4 cube, with a machine opponent."""
+"""QUBIC: 3-D tic-tac-toe on a 4x4x4 cube, and other cubes, with a machine opponent."""
 
-from qubic.board import Board, IllegalMoveError, Mark
+from qubic.board import Board, IllegalMoveError, Mark, Outcome
 from qubic.geometry import CUBE, Geometry, Line
 from qubic.notation import NotationError, format_cell, parse_cell
+from qubic.variant import VARIANTS, Variant, VariantError, find_variant
 
 __all__ = [
     "CUBE",
+    "VARIANTS",
     "Board",
     "Geometry",
     "IllegalMoveError",
     "Line",
     "Mark",
     "NotationError",
+    "Outcome",
+    "Variant",
+    "VariantError",
+    "find_variant",
     "format_cell",
     "parse_cell",
 ]

@@ -1,60 +1,89 @@
-"""Board state: two bitboards, the move stack, line counts kept up to date on push and pop.
+"""Board state: a bitboard per side, the move stack, line counts and scores kept up to date on
+push and pop.
 
 The move stack holds cells and, for a turn that passed without a move (a timed turn ran out),
-`PASS`. Every entry is one turn, so whose turn it is still follows from the stack's length.
+`PASS`. Every entry is one turn, so whose turn it is still follows from the stack's length: the
+sides move in turn X, O, Y, Z from the first mover. Beside it, a stack of the lines each turn
+completed, so that `pop` undoes a move exactly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from enum import IntEnum
 
-from qubic.geometry import CUBE, Geometry
+from qubic.geometry import Geometry
+from qubic.variant import QUBIC, Variant
 
 
 class Mark(IntEnum):
-    """A player's mark; X is the person in the console game, O the machine."""
+    """A side's mark, in playing order. Alone against the machine, the person is X."""
 
     X = 0
     O = 1  # noqa: E741 - the game's own letter
+    Y = 2
+    Z = 3
 
     @property
     def other(self) -> Mark:
+        """X's opponent O and O's X: for the two-sided searches."""
         return Mark(1 - self)
 
 
 PASS = -1
 """A turn that passed without a move, in `Board.moves`."""
+NOTHING: tuple[int, ...] = ()
 
 
 class IllegalMoveError(ValueError):
-    """A move onto a used or non-existent cell, or after the game is over."""
+    """A move onto a used, disabled or non-existent cell, or after the game is over."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: `winner` None is a draw; `full` says the board filled (else a side
+    reached the target); `lines` are the winner's completed lines (indexes into the
+    geometry's lines)."""
+
+    winner: Mark | None
+    full: bool
+    lines: tuple[int, ...]
 
 
 class Board:
-    """A position: whose turn it is, which cells each mark holds, and whether someone has won.
+    """A position: whose turn it is, which cells each side holds, the lines and scores.
 
-    `bits[mark]` is that mark's bitboard; `counts[mark][line]` how many of the line's cells it
-    holds. `push` and `pop` keep both in step, so nothing is ever recounted from scratch.
+    `bits[mark]` is that side's bitboard; `counts[mark][line]` how many of the line's cells it
+    holds; `scores[mark]` how many lines it has completed. `push` and `pop` keep them all in
+    step, so nothing is ever recounted from scratch.
     """
 
-    def __init__(self, geometry: Geometry = CUBE, first: Mark = Mark.X) -> None:
-        self.geometry = geometry
+    def __init__(self, variant: Variant = QUBIC, first: Mark = Mark.X) -> None:
+        self.variant = variant
+        self.geometry: Geometry = variant.geometry
+        self.sides = tuple(Mark(side) for side in range(variant.sides))
+        if first not in self.sides:
+            raise ValueError(f"{first.name} does not play in a game of {variant.sides} sides")
         self.first = first
-        self.bits = [0, 0]
-        self.counts = ([0] * len(geometry.lines), [0] * len(geometry.lines))
+        self._order = tuple(Mark((first + ply) % variant.sides) for ply in self.sides)
+        lines = len(self.geometry.lines)
+        self.bits = [0] * variant.sides
+        self.counts = tuple([0] * lines for _ in self.sides)
+        self.scores = [0] * variant.sides
+        self.occupied = 0
         self.moves: list[int] = []
-        self.winning_line_index: int | None = None
+        self.completed: list[tuple[int, ...]] = []  # the lines each turn completed
+        self.winner: Mark | None = None  # the side that reached the target
 
     @classmethod
-    def from_moves(
-        cls, moves: Iterable[int], geometry: Geometry = CUBE, first: Mark = Mark.X
-    ) -> Board:
+    def from_moves(cls, moves: Iterable[int], variant: Variant = QUBIC,
+                   first: Mark = Mark.X) -> Board:
         """The position after playing `moves` (cells or PASS) in turn from the start.
 
         IllegalMoveError if any of them is illegal.
         """
-        board = cls(geometry, first)
+        board = cls(variant, first)
         for cell in moves:
             if cell == PASS:
                 board.push_pass()
@@ -63,114 +92,128 @@ class Board:
         return board
 
     def copy(self) -> Board:
-        return Board.from_moves(self.moves, self.geometry, self.first)
+        return Board.from_moves(self.moves, self.variant, self.first)
 
     @property
     def turn(self) -> Mark:
-        """The mark to move next."""
-        return self.first if len(self.moves) % 2 == 0 else self.first.other
+        """The side to move next."""
+        return self.mover(len(self.moves))
 
-    @property
-    def occupied(self) -> int:
-        return self.bits[0] | self.bits[1]
+    def mover(self, ply: int) -> Mark:
+        """The side whose turn `ply` (counted from 0) is."""
+        return self._order[ply % len(self._order)]
 
     @property
     def empty(self) -> int:
-        """Bitboard of the empty cells."""
-        return self.geometry.full_mask & ~(self.bits[0] | self.bits[1])
+        """Bitboard of the empty playable cells."""
+        return self.geometry.full_mask & ~self.occupied
 
     def mark_at(self, cell: int) -> Mark | None:
-        for mark in Mark:
+        for mark in self.sides:
             if self.bits[mark] >> cell & 1:
                 return mark
         return None
 
     def is_legal(self, cell: int) -> bool:
         return (
-            self.winning_line_index is None
-            and cell in self.geometry.cells
+            self.winner is None
+            and cell >= 0
+            and self.geometry.full_mask >> cell & 1 == 1
             and not self.occupied >> cell & 1
         )
 
     def legal_moves(self) -> list[int]:
-        """The empty cells in ascending order; none once the game is over."""
-        if self.winning_line_index is not None:
+        """The empty playable cells in ascending order; none once a side has won."""
+        if self.winner is not None:
             return []
         return list(iter_bits(self.empty))
 
     def push(self, cell: int) -> None:
         """Place the mark to move on `cell`."""
-        if not self.is_legal(cell):
+        geometry = self.geometry
+        bit = 1 << cell if cell >= 0 else 0
+        if self.winner is not None or not geometry.full_mask & bit & ~self.occupied:
             raise IllegalMoveError(f"cell {cell} is not a legal move here")
-        mark = self.turn
-        self.bits[mark] |= 1 << cell
+        order = self._order
+        mark = order[len(self.moves) % len(order)]
+        self.bits[mark] |= bit
+        self.occupied |= bit
         counts = self.counts[mark]
-        size = self.geometry.size
-        for line in self.geometry.lines_through[cell]:
+        size = geometry.size
+        made = NOTHING
+        for line in geometry.lines_through[cell]:
             counts[line] += 1
             if counts[line] == size:
-                self.winning_line_index = line
+                made += (line,)
+        if made:
+            self.scores[mark] += len(made)
+            if self.scores[mark] >= self.variant.target:
+                self.winner = mark
+        self.completed.append(made)
         self.moves.append(cell)
 
     def push_pass(self) -> None:
-        """Let the turn pass to the other mark without a move."""
+        """Let the turn pass to the next side without a move."""
         if self.is_over():
             raise IllegalMoveError("the game is over: nobody has a turn to pass")
+        self.completed.append(NOTHING)
         self.moves.append(PASS)
 
     def pop(self) -> int:
         """Take back the last move (or pass) and return its cell (or PASS)."""
         cell = self.moves.pop()
+        made = self.completed.pop()
         if cell == PASS:
             return cell
-        mark = self.turn
-        self.bits[mark] &= ~(1 << cell)
+        order = self._order
+        mark = order[len(self.moves) % len(order)]
+        bit = 1 << cell
+        self.bits[mark] &= ~bit
+        self.occupied &= ~bit
         counts = self.counts[mark]
         for line in self.geometry.lines_through[cell]:
             counts[line] -= 1
-        self.winning_line_index = None
+        if made:
+            self.scores[mark] -= len(made)
+            self.winner = None
         return cell
 
-    @property
-    def winner(self) -> Mark | None:
-        """The mark that completed a line, if any (always the one that moved last: the game
-        ends on that move, so no pass follows it)."""
-        if self.winning_line_index is None:
-            return None
-        return self.turn.other
+    def is_over(self) -> bool:
+        return self.winner is not None or self.occupied == self.geometry.full_mask
 
-    @property
-    def winning_line(self) -> tuple[int, ...] | None:
-        """The cells of the completed line, in order along it."""
-        if self.winning_line_index is None:
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on: a side reached the target, or the
+        board is full and the top score wins (a tie at the top is a draw)."""
+        if self.winner is not None:
+            return Outcome(self.winner, False, self.lines_of(self.winner))
+        if self.occupied != self.geometry.full_mask:
             return None
-        return self.geometry.lines[self.winning_line_index].cells
+        top = max(self.scores)
+        leaders = [mark for mark in self.sides if self.scores[mark] == top]
+        if len(leaders) > 1:
+            return Outcome(None, True, NOTHING)
+        return Outcome(leaders[0], True, self.lines_of(leaders[0]))
+
+    def lines_of(self, mark: Mark) -> tuple[int, ...]:
+        """The lines `mark` has completed, in the order it completed them."""
+        return tuple(line for ply, made in enumerate(self.completed)
+                     if self.mover(ply) is mark for line in made)
 
     @property
     def last_cell(self) -> int | None:
         """The cell of the most recent move, passes skipped; None before the first."""
         return next((cell for cell in reversed(self.moves) if cell != PASS), None)
 
-    def is_full(self) -> bool:
-        return self.occupied == self.geometry.full_mask
-
-    def is_draw(self) -> bool:
-        """Every cell filled and nobody has four in a line."""
-        return self.is_full() and self.winning_line_index is None
-
-    def is_over(self) -> bool:
-        return self.winning_line_index is not None or self.is_full()
-
     def winning_cells(self, mark: Mark) -> list[int]:
         """Empty cells where `mark` would complete a line at once, in ascending order."""
         size = self.geometry.size
-        other = self.counts[mark.other]
         mine = self.counts[mark]
-        cells = set()
-        for index, line in enumerate(self.geometry.lines):
-            if mine[index] == size - 1 and other[index] == 0:
-                cells.add((line.mask & ~self.bits[mark]).bit_length() - 1)
-        return sorted(cells)
+        others = self.occupied & ~self.bits[mark]
+        cells = 0
+        for index, mask in enumerate(self.geometry.line_masks):
+            if mine[index] == size - 1 and not others & mask:
+                cells |= mask & ~self.bits[mark]
+        return list(iter_bits(cells))
 
 
 def iter_bits(bits: int) -> Iterator[int]:

@@ -13,18 +13,23 @@ from qubic import engine, savefile
 from qubic.console import PipedAsker, TerminalAsker, TypeAhead, run
 from qubic.game import COMMAND_HELP, Session
 from qubic.levels import DEFAULT_LEVEL, LEVELS
-from qubic.settings import PEOPLE, Settings, parse_seconds
+from qubic.settings import PLAYERS, Settings, parse_seconds
 from qubic.text import table
+from qubic.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
+
+VARIANT_OPTIONS = ("size", "dims", "target", "sides", "no_centre")
 
 DESCRIPTION = """\
 QUBIC: 3-D tic-tac-toe on a 4x4x4 cube against the machine. Four in a straight
 line wins: along a row, a column or a pillar, across a level or a vertical
 slice, or corner to corner through the cube (76 lines in all). Moves are Level,
-Column, Row, each 1-4: 234 or 2,3,4. Type SHOW at your move to see the board,
-HELP for every command, QUIT to leave.
+Column, Row, each 1-4: 234 or 2,3,4, or a square's number. Type SHOW at your
+move to see the board, HELP for every command, QUIT to leave. --variant plays
+other cubes: 3x3x3 to ten lines, 4-D on a tesseract for two to four sides.
 
 Exit status: 0 when you leave (QUIT, EXIT, NO to another game, Ctrl-D), 130 on
 Ctrl-C, 2 for a bad option or a save that cannot be loaded."""
+
 PAUSE = 0.5  # seconds between moves when the machine plays itself
 WATCHING = ("level_o", "pause")  # options that mean something only with --players 0
 BROKEN_PIPE = 128 + signal.SIGPIPE  # the status a shell shows for a tool whose reader left
@@ -72,9 +77,24 @@ def build_parser() -> argparse.ArgumentParser:
                         "with --players 0, X's level")
     parser.add_argument("--level-o", type=str.lower, choices=list(LEVELS), metavar="NAME",
                         help=f"with --players 0, O's level (default {DEFAULT_LEVEL})")
-    parser.add_argument("--players", type=int, choices=list(PEOPLE), metavar="N",
+    parser.add_argument("--players", type=int, choices=list(PLAYERS), metavar="N",
                         help="people at the keyboard: 1 against the machine (default), 2 taking "
-                        "turns as X and O, 0 to watch the machine play itself")
+                        "turns as X and O, 0 to watch the machine play itself; people play "
+                        "the first sides (X, O, Y, Z), the machine the rest")
+    parser.add_argument("--variant", metavar="NAME",
+                        help=f"the game: {', '.join(VARIANTS)} (default qubic; see below)")
+    parser.add_argument("--size", type=int, metavar="N",
+                        help=f"squares along each edge, {MIN_SIZE}-{max(MAX_SIZE.values())} "
+                        f"({MIN_SIZE}-{MAX_SIZE[4]} in 4-D)")
+    parser.add_argument("--dims", type=int, metavar="D",
+                        help=f"dimensions, {DIMS[0]}-{DIMS[-1]}")
+    parser.add_argument("--target", type=int, metavar="K",
+                        help="lines needed to win; 1: the first line wins, more: every line "
+                        "scores and play goes on")
+    parser.add_argument("--no-centre", action="store_true",
+                        help="disable the centre square (odd sizes)")
+    parser.add_argument("--sides", type=int, metavar="N",
+                        help=f"marks playing, {SIDES[0]}-{SIDES[-1]}: X O Y Z")
     parser.add_argument("--always-show", action="store_true",
                         help="print the board after every move (SHOW ALWAYS / SHOW OFF in game)")
     parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
@@ -90,10 +110,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def epilog() -> str:
-    """The levels and the in-game commands, as two tables within the width."""
-    levels = table([(level.name, level.summary) for level in LEVELS.values()])
+    """The variants, the levels and the in-game commands, as tables within the width."""
+    variants = table([(v.name, v.summary) for v in VARIANTS.values()] + [(
+        "limits", f"sizes {MIN_SIZE}-{max(MAX_SIZE.values())} ({MIN_SIZE}-{MAX_SIZE[4]} in 4-D), "
+        f"dims {DIMS[0]}-{DIMS[-1]}, sides {SIDES[0]}-{SIDES[-1]}, target 1 to the number of "
+        "lines, --no-centre with odd sizes")])
+    levels = table([(level.name, level.summary + (
+        "" if level.plays == "every variant" else f" ({level.plays} only)"))
+        for level in LEVELS.values()])
     commands = table(COMMAND_HELP)
-    return "\n".join(["levels:", *levels, "", "at YOUR MOVE? you can type:", *commands])
+    return "\n".join(["variants (--variant NAME; --size, --dims, ... change it):", *variants,
+                      "", "levels:", *levels, "", "at YOUR MOVE? you can type:", *commands])
+
+
+def game_problem(settings: Settings) -> str | None:
+    """Why the options make no game (too many people, a level that cannot play it), or None."""
+    variant = settings.variant
+    if settings.players > variant.sides:
+        return f"--players {settings.players}: {variant.name} has only {variant.sides} sides"
+    for option, name in (("--level", settings.level), ("--level-o", settings.level_o)):
+        refusal = LEVELS[name].refusal(variant)
+        if refusal is not None:
+            return f"{option} {name}: {refusal}"
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,15 +153,16 @@ def play(argv: list[str] | None) -> int:
     args = parser.parse_args(argv)
     given = {field.name: getattr(args, field.name) for field in fields(Settings)
              if hasattr(args, field.name)}
+    changes = {name: getattr(args, name) for name in VARIANT_OPTIONS if hasattr(args, name)}
     if args.mode == "engine":
-        extra = set(given) - {"level", "seed"} | {"load", "pause"} & set(vars(args))
+        extra = set(given) - {"level", "seed"} | {"load", "pause"} & set(vars(args)) | set(changes)
         if extra:
             parser.error(f"the engine takes only --level and --seed, not --{extra.pop()}"
                          .replace("_", "-"))
         return engine.run(given.get("level", DEFAULT_LEVEL), given.get("seed"))
     if hasattr(args, "load"):
-        if given:
-            option = "--" + next(iter(given)).replace("_", "-")
+        if given or changes:
+            option = "--" + next(iter([*given, *changes])).replace("_", "-")
             parser.error(f"--load resumes the saved game with its own options: drop {option}")
         try:
             session = Session.resume(*savefile.load(args.load))
@@ -130,7 +170,15 @@ def play(argv: list[str] | None) -> int:
             print(f"qubic: cannot load {args.load}: {error}", file=sys.stderr)
             return 2
     else:
-        session = Session(Settings(**given))
+        try:
+            given["variant"] = find_variant(given.get("variant", "qubic")).with_options(**changes)
+        except VariantError as error:
+            parser.error(str(error))
+        settings = Settings(**given)
+        problem = game_problem(settings)
+        if problem:
+            parser.error(problem)
+        session = Session(settings)
     terminal = sys.stdout.isatty()
     watching = session.settings.players == 0
     pointless = [name for name in WATCHING if hasattr(args, name)] if not watching else []

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 
-from qubic.game import FILE, GOODBYE, Output, Picture, Session
-from qubic.render import render
+from qubic.game import FILE, GOODBYE, Output, Session
+from qubic.render import Picture, render
 from qubic.text import fit
 
 if TYPE_CHECKING:

@@ -16,6 +16,7 @@ from qubic.levels import DEFAULT_LEVEL, LEVELS, make_player
 from qubic.notation import NotationError, format_cell, parse_cell
 from qubic.player import Player
 from qubic.text import quoted
+from qubic.variant import QUBIC, VariantError, parse_spec
 
 GO_OPTIONS = {"level": "NAME", "movetime": "MS"}  # what go takes, each with its value
 
@@ -25,15 +26,17 @@ class ProtocolError(ValueError):
 
 
 class Engine:
-    """The protocol's state: the position, and a player per level asked so far."""
+    """The protocol's state: the variant, the position, and a player per level asked so far."""
 
     def __init__(self, level: str = DEFAULT_LEVEL, seed: int | None = None) -> None:
         self.level = level
         self.seed = seed
-        self.board = Board()
+        self.variant = QUBIC
+        self.board = Board(self.variant)
         self.players: dict[str, Player] = {}
         self.handlers: dict[str, Callable[[list[str]], list[str]]] = {
             "isready": self._isready,
+            "variant": self._variant,
             "position": self._position,
             "go": self._go,
             "newgame": self._newgame,
@@ -56,18 +59,29 @@ class Engine:
         return ["readyok"]
 
     def _newgame(self, args: list[str]) -> list[str]:
-        self.board = Board()
+        self.board = Board(self.variant)
         return []
+
+    def _variant(self, args: list[str]) -> list[str]:
+        """`variant NAME [size N] ...` selects a variant and resets; `variant` alone names it."""
+        if args:
+            try:
+                self.variant = parse_spec(args)
+            except VariantError as error:
+                raise ProtocolError(str(error)) from None
+            self.board = Board(self.variant)
+            return []
+        return [f"variant {self.variant.spec}"]
 
     def _position(self, args: list[str]) -> list[str]:
         if not args or args[0].lower() != "startpos":
             raise ProtocolError("expected: position startpos [moves M1 M2 ...]")
         if len(args) > 1 and args[1].lower() != "moves":
             raise ProtocolError(f"expected 'moves' after startpos, not {quoted(args[1])}")
-        board = Board()
+        board = Board(self.variant)
         for number, text in enumerate(args[2:], start=1):
             try:
-                board.push(parse_cell(text))
+                board.push(parse_cell(text, board.geometry))
             except NotationError as error:
                 raise ProtocolError(f"move {number} {text!r}: {error}") from None
             except IllegalMoveError:
@@ -99,10 +113,13 @@ class Engine:
                 seconds = int(value) / 1000
         if self.board.is_over():
             raise ProtocolError("the game is over")
+        refusal = LEVELS[level].refusal(self.variant)
+        if refusal is not None:
+            raise ProtocolError(refusal)
         if level not in self.players:
             self.players[level] = make_player(level, self.seed)
         reply = self.players[level].choose(self.board.copy(), seconds)
-        return [f"bestmove {format_cell(reply.cell)}"]
+        return [f"bestmove {format_cell(reply.cell, self.board.geometry)}"]
 
 
 def run(level: str = DEFAULT_LEVEL, seed: int | None = None, stdin: TextIO = sys.stdin,

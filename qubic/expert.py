@@ -19,11 +19,10 @@ import time
 from qubic import hard
 from qubic.board import Board, iter_bits
 from qubic.book import book_move
-from qubic.hard import FULL, defences, defend, forced_move, quiet_ranking
+from qubic.hard import defences, defend, forced_move, quiet_ranking
 from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
 from qubic.threats import (
-    LINE_MASKS,
     OutOfBudget,
     ThreatSearch,
     lowest,
@@ -74,12 +73,13 @@ class SetupSearch:
             return line[0]
         if setups == 0 or self._refuted.get((me, you), -1) >= setups:
             return None
-        theirs = winning_cells(you, me)
+        geometry = self.threats.geometry
+        theirs = winning_cells(you, me, geometry)
         if theirs & (theirs - 1):
             return None
         for cell in self._setup_candidates(me, you, theirs):
             mine = me | 1 << cell
-            block = new_threats(mine, you, cell)
+            block = new_threats(mine, you, cell, geometry)
             if block:
                 # A threat: its block is forced, and the setups after it decide.
                 if self._attack(mine, you | block, setups) is not None:
@@ -95,20 +95,22 @@ class SetupSearch:
         """Empty cells that could help a chain of ours: on a line we hold and they do not."""
         if theirs:
             return [lowest(theirs)]
+        geometry = self.threats.geometry
         cells = 0
-        for mask in LINE_MASKS:
+        for mask in geometry.line_masks:
             if me & mask and not you & mask:
                 cells |= mask
-        return list(iter_bits(cells & ~(me | you) & FULL))
+        return list(iter_bits(cells & ~(me | you) & geometry.full_mask))
 
     def _refutations_fail(self, me: int, you: int, threat: list[int], setups: int) -> bool:
         """With the opponent to move against our `threat`, every reply loses: it wins nothing
         by force itself, and after each reply that refutes the threat we still win."""
         if self.threats.forced_win(you, me, shortest=False) is not None:
             return False
-        for cell in iter_bits(~(me | you) & FULL):
+        geometry = self.threats.geometry
+        for cell in iter_bits(~(me | you) & geometry.full_mask):
             yours = you | 1 << cell
-            if still_forces(threat, me, yours):
+            if still_forces(threat, me, yours, geometry):
                 continue
             if self._attack(me, yours, setups) is None:
                 return False
@@ -126,7 +128,7 @@ class ExpertPlayer:
         limit = SECONDS if seconds is None else seconds
         deadline = time.perf_counter() + limit
         nodes = NODES if seconds is None else None
-        threats = ThreatSearch(nodes, limit * PROOF_SHARE)
+        threats = ThreatSearch(nodes, limit * PROOF_SHARE, board.geometry)
         share: Share = (nodes and int(nodes * ATTACK_SHARE), limit * PROOF_SHARE * ATTACK_SHARE)
         return Reply(decide(board, threats, share, self.seed, deadline))
 

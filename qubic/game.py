@@ -13,55 +13,41 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 
 from qubic import savefile
 from qubic.board import PASS, Board, Mark
-from qubic.levels import HINT_LEVEL, LEVELS, make_player
+from qubic.levels import LEVELS, hint_level, make_player
 from qubic.notation import NotationError, format_cell, looks_like_move, parse_cell
 from qubic.player import PLAIN_ANNOUNCEMENT, Player
+from qubic.render import Picture
+from qubic.rules import instructions, title
 from qubic.settings import Settings
-from qubic.text import quoted, table
+from qubic.text import Verbatim, quoted, table
 
-TITLE = ["QUBIC", "3-D TIC-TAC-TOE ON A 4x4x4 CUBE", ""]
-INSTRUCTIONS = """\
-THE CUBE HAS 4 LEVELS, EACH A 4x4 GRID: 64 SQUARES. X AND O TAKE TURNS; AGAINST
-THE MACHINE YOU ARE X, THE MACHINE IS O. THE FIRST TO GET FOUR IN A STRAIGHT
-LINE WINS. THERE ARE 76 LINES: ROWS, COLUMNS AND DIAGONALS ON EACH LEVEL,
-PILLARS STRAIGHT UP THROUGH THE LEVELS, DIAGONALS UP THROUGH THE VERTICAL
-SLICES, AND THE 4 SPACE DIAGONALS CORNER TO CORNER.
-
-NAME A SQUARE BY THREE DIGITS, LEVEL COLUMN ROW, EACH 1 TO 4: 234 OR 2,3,4 IS
-LEVEL 2, COLUMN 3, ROW 4. LEVEL 1 IS THE BOTTOM, COLUMN 1 THE LEFT, ROW 1 THE
-TOP.
-
-AT YOUR MOVE, TYPE SHOW (OR BOARD) TO SEE ALL FOUR LEVELS, HELP FOR ALL
-COMMANDS. IF ALL 64 SQUARES FILL WITH NO LINE, THE GAME IS A DRAW.
-
-TO LEAVE, TYPE QUIT (OR EXIT) AT ANY QUESTION: A GAME IN PROGRESS CAN BE SAVED
-FIRST. CTRL-C OR CTRL-D LEAVES AT ONCE.
-""".splitlines()
 GOODBYE = "GOODBYE. THANKS FOR PLAYING QUBIC."
 # What can be typed at YOUR MOVE?, for HELP and --help: (how to type it, what it does).
 COMMAND_HELP = [
-    ("234 or 2,3,4", "play level 2, column 3, row 4"),
-    ("SHOW or BOARD", "print the cube, level 1 to level 4"),
+    ("234 or 2,3,4", "play level 2, column 3, row 4 (one digit per dimension)"),
+    ("17", "play the square numbered 17 (numbered as SHOW prints them)"),
+    ("SHOW or BOARD", "print the board"),
     ("SHOW ALWAYS", "print the cube after every move; SHOW OFF stops that"),
-    ("UNDO", "take back your last move and the machine's reply (two players: the last move); "
-             "a turn that passed cannot be taken back"),
+    ("UNDO", "take back your last move and the machine's replies (two players: the last "
+             "move); a turn that passed cannot be taken back"),
     ("HINT", "suggest a move, without playing it"),
     ("MOVES", "list the moves so far, numbered, with who played each"),
+    ("LINES [MARK]", "list the lines each side (or MARK) has made"),
     ("SAVE FILE", "save the game to FILE; qubic --load FILE resumes it; SAVE alone saves "
                   "to a name made from the date and time"),
+    ("EXPORT", "print the game as one line; qubic --load 'LINE' resumes it"),
     ("LEVEL NAME", "change the machine's level; LEVEL alone names the current one"),
     ("HELP", "list these commands"),
     ("QUIT or EXIT", "leave, after offering to save a game in progress (at any question); "
                      "Ctrl-C or Ctrl-D leaves at once"),
 ]
 PASS_STAYS = "A TURN THAT PASSED WHEN ITS TIME RAN OUT CANNOT BE TAKEN BACK."
-MOVE_HINT = "TYPE A MOVE LIKE 234 OR 2,3,4, OR HELP FOR THE COMMANDS."
+NUMBER_WORDS = {2: "TWO", 3: "THREE", 4: "FOUR"}
 SHOW_OPTIONS = ("ALWAYS", "OFF")
 LEAVE = ("QUIT", "EXIT")
 FILE = "FILE"  # what completes after SAVE: a file name, not a word of ours
@@ -78,23 +64,6 @@ class Stage(Enum):
     DONE = ""
 
 
-@dataclass(frozen=True)
-class Picture:
-    """The cube to print: each cell's mark (or None), the last move and the winning line."""
-
-    marks: tuple[Mark | None, ...]
-    last: int | None = None
-    line: tuple[int, ...] | None = None
-
-    @classmethod
-    def of(cls, board: Board) -> Picture:
-        return cls(
-            tuple(board.mark_at(cell) for cell in board.geometry.cells),
-            board.last_cell,
-            board.winning_line,
-        )
-
-
 Output = list["str | Picture"]
 
 
@@ -106,17 +75,19 @@ def parse_yes_no(text: str) -> bool | None:
 class Session:
     """One sitting at the console: instructions once, then games until the player stops.
 
-    With one player the person is X and the machine O; with two, both marks are people; with
-    none, the machine plays both and nobody is asked anything until the game is over.
+    The people at the keyboard play the first sides (X, then O, Y, Z) and the machine the
+    rest; with none, the machine plays every side and nobody is asked anything until the game
+    is over. Alone against the machine, the person is asked whether to move first.
     """
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings if settings is not None else Settings()
+        self.variant = self.settings.variant
         self.machines = self._make_machines()
-        self.board = Board()
+        self.board = Board(self.variant)
         # Nothing to ask someone watching the machine play itself: the game starts at once.
         self.stage = Stage.MOVE if self.settings.players == 0 else Stage.INSTRUCTIONS
-        self.opening: Output = list(TITLE)
+        self.opening: Output = title(self.variant)
         self.board_due = False  # show the board after the next move even if not always_show
         self.commands: dict[str, Callable[[str], Output]] = {
             "SHOW": self._show,
@@ -124,7 +95,9 @@ class Session:
             "UNDO": self._undo,
             "HINT": self._hint,
             "MOVES": self._moves,
+            "LINES": self._lines,
             "SAVE": self._save,
+            "EXPORT": self._export,
             "LEVEL": self._level,
             "HELP": self._help,
             "QUIT": self._leave,
@@ -142,18 +115,19 @@ class Session:
         session = cls(settings)
         session.board = board
         session.stage = Stage.MOVE
-        session.opening = [*TITLE, f"RESUMING A SAVED GAME AT MOVE {len(board.moves) + 1}."]
+        session.opening = [*title(settings.variant),
+                           f"RESUMING A SAVED GAME AT MOVE {len(board.moves) + 1}."]
         # The board comes after the machine's reply when the machine is to move.
         if session.machine_to_move:
             session.board_due = True
         else:
-            session.opening.append(Picture.of(board))
+            session.opening += [Picture.of(board), *session._score()]
         return session
 
     @property
     def prompt(self) -> str:
         """The question waiting for an answer."""
-        if self.stage is Stage.MOVE and self.settings.players == 2:
+        if self.stage is Stage.MOVE and self.settings.players > 1:
             return f"{self.board.turn.name}, {Stage.MOVE.value}"
         return self.stage.value
 
@@ -174,12 +148,13 @@ class Session:
 
     @property
     def status(self) -> str:
-        """One line on the state of play: move number, level(s), whose turn."""
+        """One line on the state of play: move number, level(s), whose turn, the score."""
         settings = self.settings
-        if settings.players == 2:
-            level = "TWO PLAYERS"
+        if not self.machines:
+            level = f"{NUMBER_WORDS[settings.players]} PLAYERS"
         elif settings.players == 0:
-            level = f"X {settings.level.upper()} AGAINST O {settings.level_o.upper()}"
+            others = " ".join(mark.name for mark in self.board.sides[1:])
+            level = f"X {settings.level.upper()} AGAINST {others} {settings.level_o.upper()}"
         else:
             level = f"LEVEL {settings.level.upper()}"
         if self.stage is not Stage.MOVE:
@@ -187,11 +162,14 @@ class Session:
         turn = self.board.turn
         number = len(self.board.moves) + 1
         status = f"MOVE {number} | {level} | {turn.name} TO PLAY{self._owner(turn)}"
-        last = self._last_move_of(turn.other)
+        moves = self.board.moves
+        last = next((ply for ply in range(len(moves) - 1, -1, -1) if moves[ply] != PASS), None)
         if last is not None:
-            who = "MACHINE" if self.settings.players == 1 else turn.other.name
-            status += f" | {who} PLAYED {format_cell(last)}"
-        return status
+            mover = self.board.mover(last)
+            alone = self.settings.players == 1 and len(self.machines) == 1
+            who = "MACHINE" if alone and mover in self.machines else mover.name
+            status += f" | {who} PLAYED {format_cell(moves[last], self.board.geometry)}"
+        return status + "".join(f" | {line}" for line in self._score())
 
     def words(self, before: str = "") -> tuple[str, ...]:
         """The words worth completing after `before`, the text typed so far at the question:
@@ -222,9 +200,11 @@ class Session:
             return ["PLEASE ANSWER YES OR NO."]
         if self.stage is Stage.INSTRUCTIONS:
             self._next_game()
-            return [*INSTRUCTIONS, ""] if choice else []
+            return [*instructions(self.variant), ""] if choice else []
         if self.stage is Stage.MOVE_FIRST:
-            self.board = Board(first=Mark.X if choice else Mark.O)
+            # Yes: X (you) moves first. No: the machine's sides move first, and you last.
+            first = Mark.X if choice else Mark.O
+            self.board = Board(self.variant, first)
             self.stage = Stage.MOVE
             return []
         if self.stage is Stage.PLAY_AGAIN:
@@ -240,8 +220,8 @@ class Session:
         mark = self.board.turn
         reply = self.machines[mark].choose(self.board)
         self.board.push(reply.cell)
-        cell = format_cell(reply.cell)
-        if self.settings.players != 0:
+        cell = format_cell(reply.cell, self.board.geometry)
+        if self.settings.players != 0 and len(self.machines) == 1:
             announcement = f"{reply.announcement} {cell}"
         elif reply.announcement == PLAIN_ANNOUNCEMENT:
             announcement = f"{mark.name} MOVES TO {cell}"
@@ -250,79 +230,98 @@ class Session:
         return [announcement, *self._after_move()]
 
     def time_up(self) -> Output:
-        """The person to move ran out of time: the turn passes to the other side."""
+        """The person to move ran out of time: the turn passes to the next side."""
         self.board.push_pass()
-        if self.settings.players == 1:
+        if self.settings.players == 1 and len(self.machines) == 1:
             return ["TIME IS UP. YOUR TURN PASSES TO THE MACHINE."]
         return [f"TIME IS UP. THE TURN PASSES TO {self.board.turn.name}."]
 
     def _make_machines(self) -> dict[Mark, Player]:
         settings = self.settings
+        sides = [Mark(side) for side in range(self.variant.sides)]
         if settings.players == 0:
-            return {Mark.X: make_player(settings.level, settings.seed),
-                    Mark.O: make_player(settings.level_o, settings.seed)}
-        if settings.players == 1:
-            return {Mark.O: make_player(settings.level, settings.seed)}
-        return {}
+            return {mark: make_player(settings.level if mark is Mark.X else settings.level_o,
+                                      settings.seed) for mark in sides}
+        return {mark: make_player(settings.level, settings.seed)
+                for mark in sides[settings.players:]}
 
     def _next_game(self) -> None:
-        if self.settings.players == 1:
+        if self.settings.players == 1 and self.machines:
             self.stage = Stage.MOVE_FIRST
         else:
-            self.board = Board()
+            self.board = Board(self.variant)
             self.stage = Stage.MOVE
+
+    def _move_hint(self) -> str:
+        example = "".join(str(min(i + 2, self.variant.size)) for i in range(self.variant.dims))
+        return f"TYPE A MOVE LIKE {example} OR {','.join(example)}, OR HELP FOR THE COMMANDS."
 
     def _move_answer(self, text: str) -> Output:
         words = text.split(maxsplit=1)
         if not words:
-            return [MOVE_HINT]
+            return [self._move_hint()]
         command = self.commands.get(words[0].upper())
         if command is not None:
             return command(words[1].strip() if len(words) > 1 else "")
         if not looks_like_move(text):
-            return [f"{quoted(text)} IS NOT A MOVE. {MOVE_HINT}"]
+            return [f"{quoted(text)} IS NOT A MOVE. {self._move_hint()}"]
         try:
-            cell = parse_cell(text)
+            cell = parse_cell(text, self.board.geometry)
         except NotationError as error:
             return [f"{str(error).upper()}."]
         owner = self.board.mark_at(cell)
         if owner is not None:
-            return [f"{format_cell(cell)} IS TAKEN BY {owner.name}{self._owner(owner)}. "
-                    "TRY ANOTHER SQUARE."]
+            name = format_cell(cell, self.board.geometry)
+            return [f"{name} IS TAKEN BY {owner.name}{self._owner(owner)}. TRY ANOTHER SQUARE."]
         self.board.push(cell)
         return self._after_move()
 
     def _after_move(self) -> Output:
         board = self.board
-        if board.winner is not None:
-            line = " ".join(format_cell(cell) for cell in board.winning_line or ())
-            self.stage = Stage.PLAY_AGAIN
-            return [Picture.of(board), f"{self._verdict(board.winner)} THE LINE: {line}"]
-        if board.is_draw():
-            self.stage = Stage.PLAY_AGAIN
-            return [Picture.of(board), "THE GAME IS A DRAW."]
-        if self.settings.always_show or self.board_due:
-            self.board_due = False
-            return [Picture.of(board)]
-        return []
+        outcome = board.outcome()
+        if outcome is None:
+            shown: Output = []
+            if self.settings.always_show or self.board_due:
+                self.board_due = False
+                shown = [Picture.of(board)]
+            return shown + self._score()
+        self.stage = Stage.PLAY_AGAIN
+        output: Output = [Picture.of(board), *self._score()]
+        if outcome.winner is None:
+            return [*output, "THE GAME IS A DRAW."]
+        lines = [self._line_text(line) for line in outcome.lines]
+        if not self.variant.scoring:
+            return [*output, f"{self._verdict(outcome.winner)} THE LINE: {lines[0]}"]
+        how = "THE BOARD IS FULL AND" if outcome.full else "REACHING"
+        return [*output, f"{self._verdict(outcome.winner)} {how} "
+                f"{board.scores[outcome.winner]} LINES. THE LINES: {', '.join(lines)}"]
+
+    def _score(self) -> list[str]:
+        """The score line, in games that keep score."""
+        if not self.variant.scoring:
+            return []
+        board = self.board
+        return ["SCORE " + " ".join(f"{mark.name} {board.scores[mark]}" for mark in board.sides)]
+
+    def _line_text(self, line: int) -> str:
+        return " ".join(format_cell(cell, self.board.geometry)
+                        for cell in self.board.geometry.lines[line].cells)
 
     def _verdict(self, winner: Mark) -> str:
-        if self.settings.players == 1:
+        if self.settings.players == 1 and len(self.machines) == 1:
             return "YOU WIN!" if winner in self.settings.people else "MACHINE WINS."
-        return f"{winner.name} WINS!"
+        if self.settings.players == 1 and winner in self.settings.people:
+            return "YOU WIN!"
+        return f"{winner.name}{self._owner(winner)} WINS!"
 
     def _owner(self, mark: Mark) -> str:
-        """Alone against the machine, who plays `mark`: ' (YOU)' or ' (MACHINE)'; else ''."""
-        if self.settings.players != 1:
+        """With people and machines at the board, who plays `mark`: ' (YOU)' for the one
+        person, ' (MACHINE)'; else ''."""
+        if not self.settings.players or not self.machines:
             return ""
-        return " (YOU)" if mark in self.settings.people else " (MACHINE)"
-
-    def _last_move_of(self, mark: Mark) -> int | None:
-        """The cell `mark` played last, if any (its passes do not count)."""
-        moves = self.board.moves
-        # The last entry is by the side that moved last, the one before by the other, ...
-        mine = moves[-1::-2] if mark is self.board.turn.other else moves[-2::-2]
-        return next((cell for cell in mine if cell != PASS), None)
+        if mark in self.machines:
+            return " (MACHINE)"
+        return " (YOU)" if self.settings.players == 1 else ""
 
     def _leave(self, argument: str) -> Output:
         if argument:
@@ -347,7 +346,7 @@ class Session:
     def _show(self, argument: str) -> Output:
         option = argument.upper()
         if not option:
-            return [Picture.of(self.board)]
+            return [Picture.of(self.board), *self._score()]
         if option not in SHOW_OPTIONS:
             return [f"SHOW TAKES {' OR '.join(SHOW_OPTIONS)}, OR NOTHING: "
                     f"{quoted(argument)} IS NEITHER."]
@@ -357,44 +356,67 @@ class Session:
         return ["THE BOARD WILL BE SHOWN ONLY WHEN YOU TYPE SHOW."]
 
     def _undo(self, argument: str) -> Output:
+        """Back to before the last person's move, taking back the machine's replies."""
         if argument:
             return ["UNDO TAKES NOTHING AFTER IT."]
         board = self.board
-        if self.settings.players == 2:
-            if not board.moves:
-                return ["NOTHING TO UNDO."]
-            mark = board.turn.other
-            if board.moves[-1] == PASS:
-                return [PASS_STAYS]
-            return [f"TAKEN BACK: {mark.name}'S {_ply_text(board.pop())}."]
-        # Alone against the machine, your turn is answered at once: take back both.
-        if len(board.moves) < 2:
+        people = self.settings.people
+        plies = range(len(board.moves) - 1, -1, -1)
+        last = next((ply for ply in plies if board.mover(ply) in people), None)
+        if last is None:
             if board.moves:
                 return ["NOTHING OF YOURS TO UNDO: ONLY THE MACHINE HAS MOVED."]
             return ["NOTHING TO UNDO."]
-        if board.moves[-2] == PASS:
+        if board.moves[last] == PASS:
             return [PASS_STAYS]
-        reply = board.pop()
-        yours = board.pop()
-        return [f"TAKEN BACK: YOUR {_ply_text(yours)} AND THE MACHINE'S {_ply_text(reply)}."]
+        taken = []
+        while len(board.moves) > last:
+            mark = board.mover(len(board.moves) - 1)
+            taken.append(f"{self._whose(mark)} {_ply_text(board.pop(), board)}")
+        taken.reverse()
+        self.stage = Stage.MOVE
+        return [f"TAKEN BACK: {' AND '.join(taken)}."]
+
+    def _whose(self, mark: Mark) -> str:
+        """A mark's owner as UNDO names it: YOUR, THE MACHINE'S, or X'S."""
+        if self.settings.players == 1 and mark in self.settings.people:
+            return "YOUR"
+        if self.settings.players and len(self.machines) == 1 and mark in self.machines:
+            return "THE MACHINE'S"
+        return f"{mark.name}'S"
 
     def _hint(self, argument: str) -> Output:
         if argument:
             return ["HINT TAKES NOTHING AFTER IT."]
-        reply = make_player(HINT_LEVEL, self.settings.seed).choose(self.board.copy())
-        return [f"HINT: {format_cell(reply.cell)}"]
+        level = hint_level(self.variant)
+        reply = make_player(level, self.settings.seed).choose(self.board.copy())
+        return [f"HINT: {format_cell(reply.cell, self.board.geometry)}"]
 
     def _moves(self, argument: str) -> Output:
         if argument:
             return ["MOVES TAKES NOTHING AFTER IT."]
-        if not self.board.moves:
+        board = self.board
+        if not board.moves:
             return ["NO MOVES YET."]
-        first = self.board.first
         lines = []
-        for ply, cell in enumerate(self.board.moves):
-            mark = first if ply % 2 == 0 else first.other
-            lines.append(f"{ply + 1:>2}. {mark.name} {_ply_text(cell)}{self._owner(mark)}")
+        for ply, cell in enumerate(board.moves):
+            mark = board.mover(ply)
+            lines.append(f"{ply + 1:>2}. {mark.name} {_ply_text(cell, board)}{self._owner(mark)}")
         return lines
+
+    def _lines(self, argument: str) -> Output:
+        board = self.board
+        names = {mark.name: mark for mark in board.sides}
+        wanted = argument.upper()
+        if wanted and wanted not in names:
+            return [f"LINES TAKES A MARK, {' '.join(names)}, OR NOTHING: {argument!r} IS NONE."]
+        marks = [names[wanted]] if wanted else board.sides
+        output: Output = []
+        for mark in marks:
+            lines = board.lines_of(mark)
+            listed = ", ".join(self._line_text(line) for line in lines) or "NONE YET"
+            output.append(f"{mark.name}'S LINES ({len(lines)}): {listed}")
+        return output
 
     def _save(self, argument: str) -> Output:
         try:
@@ -414,9 +436,15 @@ class Session:
             return False, [f"CANNOT SAVE TO {name}: {str(error).upper()}."]
         return True, [f"GAME SAVED TO {name}. TO RESUME IT: qubic --load {shlex.quote(path)}"]
 
+    def _export(self, argument: str) -> Output:
+        if argument:
+            return ["EXPORT TAKES NOTHING AFTER IT."]
+        line = savefile.export(self.settings, self.board)
+        return [Verbatim(line), Verbatim(f"TO RESUME IT: qubic --load {shlex.quote(line)}")]
+
     def _level(self, argument: str) -> Output:
-        if self.settings.players == 2:
-            return ["NO MACHINE PLAYS IN A TWO-PLAYER GAME."]
+        if not self.machines:
+            return [f"NO MACHINE PLAYS IN A {NUMBER_WORDS[self.settings.players]}-PLAYER GAME."]
         choices = ", ".join(name.upper() for name in LEVELS)
         name = argument.lower()
         if not name:
@@ -424,6 +452,9 @@ class Session:
                     f"TO CHANGE IT, TYPE LEVEL AND ONE OF {choices}."]
         if name not in LEVELS:
             return [f"THERE IS NO LEVEL {quoted(name.upper())}. CHOOSE ONE OF {choices}."]
+        refusal = LEVELS[name].refusal(self.variant)
+        if refusal is not None:
+            return [f"{refusal.upper()}."]
         self.settings.level = name
         self.machines = self._make_machines()
         return [f"THE LEVEL IS NOW {name.upper()}."]
@@ -432,6 +463,6 @@ class Session:
         return ["AT YOUR MOVE YOU CAN TYPE:", *table(COMMAND_HELP)]
 
 
-def _ply_text(cell: int) -> str:
+def _ply_text(cell: int, board: Board) -> str:
     """A move stack entry as MOVES and UNDO name it: the move, or PASS."""
-    return "PASS" if cell == PASS else format_cell(cell)
+    return "PASS" if cell == PASS else format_cell(cell, board.geometry)

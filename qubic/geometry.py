@@ -1,14 +1,19 @@
 """The cube's geometry: cells, coordinates and winning lines, generated from size and dimensions.
 
 A cell is a small int. Its coordinates are a tuple in notation order (for the 3-D game: level,
-column, row, each counted from 0), and the cell's number reads them as digits in base `size`,
-the first coordinate most significant. Bitboards are plain ints with bit `cell` set.
+column, row, each counted from 0), and the cell's index reads them as digits in base `size`,
+the first coordinate most significant. Bitboards are plain ints with bit `cell` set. A cube
+may have its centre disabled (odd sizes): nobody plays there and no line runs through it.
+
+People number the cells 1, 2, ... in the order the board is printed: for 3-D level by level,
+each row by row from the left (axes level, row, column); for 4-D the grid of grids row by row
+(big row, row, big column, column); for 2-D row by row.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import permutations, product
 
 # The guide's names for the seven line families of the 3-D game, keyed by the axes a line runs
@@ -22,6 +27,8 @@ FAMILY_NAMES_3D = {
     frozenset({0, 1}): "row-slice diagonal",
     frozenset({0, 1, 2}): "space diagonal",
 }
+# The axes in printing (and numbering) order, most significant first, by number of dimensions.
+READING_AXES = {1: (0,), 2: (1, 0), 3: (0, 2, 1), 4: (2, 3, 0, 1)}
 
 
 @dataclass(frozen=True)
@@ -34,17 +41,25 @@ class Line:
 
 
 class Geometry:
-    """An n^d cube with every winning line and, for each cell, the lines through it."""
+    """An n^d cube with every winning line and, for each cell, the lines through it.
 
-    def __init__(self, size: int = 4, dims: int = 3) -> None:
+    `cells` are all cell indexes; `full_mask` has a bit for each playable one (the disabled
+    centre left out), and `lines` are those that avoid disabled cells."""
+
+    def __init__(self, size: int = 4, dims: int = 3, no_centre: bool = False) -> None:
         if size < 2 or dims < 1:
             raise ValueError("a cube needs size >= 2 and at least one dimension")
+        if no_centre and size % 2 == 0:
+            raise ValueError("only a cube of odd size has a centre cell")
         self.size = size
         self.dims = dims
+        self.no_centre = no_centre
         self.coords: tuple[tuple[int, ...], ...] = tuple(product(range(size), repeat=dims))
         self.cells = range(len(self.coords))
-        self.full_mask = (1 << len(self.coords)) - 1
-        self.lines: tuple[Line, ...] = tuple(self._generate_lines())
+        self.disabled = frozenset({self.cell((size // 2,) * dims)} if no_centre else ())
+        self.full_mask = (1 << len(self.coords)) - 1 - sum(1 << c for c in self.disabled)
+        self.lines: tuple[Line, ...] = tuple(
+            line for line in self._generate_lines() if not self.disabled & set(line.cells))
         through: list[list[int]] = [[] for _ in self.cells]
         for index, line in enumerate(self.lines):
             for cell in line.cells:
@@ -60,6 +75,45 @@ class Geometry:
         for c in coords:
             index = index * self.size + c
         return index
+
+    @cached_property
+    def cell_line_masks(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the masks of the lines through it."""
+        return tuple(tuple(self.line_masks[i] for i in lines) for lines in self.lines_through)
+
+    @cached_property
+    def cell_line_pairs(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """For each cell, each line through it as (the line's bit in a set of lines, its mask)."""
+        return tuple(tuple((1 << i, self.line_masks[i]) for i in lines)
+                     for lines in self.lines_through)
+
+    @cached_property
+    def cell_line_bits(self) -> tuple[int, ...]:
+        """For each cell, the set of lines through it, a bit per line."""
+        return tuple(sum(1 << i for i in lines) for lines in self.lines_through)
+
+    @cached_property
+    def key_cells(self) -> frozenset[int]:
+        """The playable cells on the most lines (4 x 4 x 4: the corners and the centre cells)."""
+        most = max(len(lines) for lines in self.lines_through)
+        return frozenset(c for c in self.cells if len(self.lines_through[c]) == most)
+
+    @cached_property
+    def numbers(self) -> tuple[int, ...]:
+        """Each cell's number, 1 up, in printing order (see the module's docstring)."""
+        axes = READING_AXES.get(self.dims, tuple(range(self.dims)))
+        numbers = [0] * len(self.coords)
+        for cell, coords in enumerate(self.coords):
+            number = 0
+            for axis in axes:
+                number = number * self.size + coords[axis]
+            numbers[cell] = number + 1
+        return tuple(numbers)
+
+    @cached_property
+    def by_number(self) -> dict[int, int]:
+        """The cell of each number."""
+        return {number: cell for cell, number in enumerate(self.numbers)}
 
     @cached_property
     def symmetries(self) -> tuple[tuple[int, ...], ...]:
@@ -163,5 +217,15 @@ def _image_by_bytes(bits: int, byte_images: list[list[int]]) -> int:
     return result
 
 
-CUBE = Geometry()
+def geometry(size: int = 4, dims: int = 3, no_centre: bool = False) -> Geometry:
+    """The one shared Geometry of each shape: its tables are built once."""
+    return _shared(size, dims, no_centre)
+
+
+@cache
+def _shared(size: int, dims: int, no_centre: bool) -> Geometry:
+    return Geometry(size, dims, no_centre)
+
+
+CUBE = geometry()
 """The QUBIC cube: 4 x 4 x 4, 64 cells, 76 lines."""

@@ -12,7 +12,6 @@ import time
 from collections.abc import Iterator
 
 from qubic.board import Board, Mark, iter_bits
-from qubic.geometry import CUBE
 from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
 from qubic.threats import (
@@ -31,11 +30,10 @@ SETUP_DEPTH = 8  # own threat moves looked for after a quiet move
 SHORTLIST = 6  # quiet moves whose opponent chances are counted
 CHANCE_PENALTY = 20.0  # per opponent reply that sets up a forced win
 HOLD_TURNS = 2  # own forcing defences looked ahead when a defence is itself a threat
-FULL = CUBE.full_mask
-# The corners and the eight centre cells lie on 7 lines, the rest on 4. Until the board holds
-# OPENING stones, quiet moves keep to these: measured, it turns a second player that loses
-# a fifth of its games against normal into one that loses one in twenty.
-KEY_CELLS = frozenset(c for c in CUBE.cells if len(CUBE.lines_through[c]) == 7)
+# Until the board holds OPENING stones, quiet moves keep to the key cells (the geometry's cells
+# on the most lines: on the 4x4x4 cube the corners and the eight centre cells, on 7 lines,
+# the rest on 4). Measured, it turns a second player that loses a fifth of its games against
+# normal into one that loses one in twenty.
 OPENING = 12
 
 
@@ -46,7 +44,8 @@ class HardPlayer:
         self.seed = random.randrange(2**32) if seed is None else seed
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
-        search = ThreatSearch(NODES, SECONDS) if seconds is None else ThreatSearch(seconds=seconds)
+        search = ThreatSearch(NODES if seconds is None else None,
+                              SECONDS if seconds is None else seconds, board.geometry)
         return Reply(decide(board, search, self.seed))
 
 
@@ -95,7 +94,8 @@ def forced_move(search: ThreatSearch, me: int, you: int) -> tuple[int | None, li
     """The move the position calls for (win now, block a win, or start our forced win by
     threats) and None; or None and the opponent's forced win by threats (None if it has
     none). Raises OutOfBudget."""
-    urgent = winning_cells(me, you) or winning_cells(you, me)
+    urgent = (winning_cells(me, you, search.geometry)
+              or winning_cells(you, me, search.geometry))
     if urgent:
         return lowest(urgent), None
     line = search.forced_win(me, you)
@@ -117,7 +117,7 @@ def holds(search: ThreatSearch, me: int, you: int, cell: int, turns: int = HOLD_
     mine = me | 1 << cell
     if search.forced_win(you, mine, shortest=False) is not None:
         return False
-    block = new_threats(mine, you, cell)
+    block = new_threats(mine, you, cell, search.geometry)
     if not block:
         return True
     yours = you | block
@@ -126,8 +126,9 @@ def holds(search: ThreatSearch, me: int, you: int, cell: int, turns: int = HOLD_
         return True
     if turns == 0:
         return False
-    empty = ~(mine | yours) & FULL
-    candidates = {c for c in line if empty >> c & 1} | set(iter_bits(threat_moves(mine, yours)))
+    empty = ~(mine | yours) & search.geometry.full_mask
+    candidates = {c for c in line if empty >> c & 1} | set(
+        iter_bits(threat_moves(mine, yours, search.geometry)))
     return any(holds(search, mine, yours, c, turns - 1) for c in candidates)
 
 
@@ -165,7 +166,7 @@ def quiet_ranking(search: ThreatSearch, me: int, you: int, scores: dict[int, flo
     `rng`; when the budget runs out, the best found so far."""
     values, shortlist = quiet_values(search, me, you, scores)
     choice = rng.choice(best_of(values, shortlist))
-    first = set(opening_cells(me, you, scores))
+    first = set(opening_cells(search, me, you, scores))
     others = sorted([c for c in scores if c != choice], key=lambda c: -values[c])
     return [choice] + [c for c in others if c in first] + [c for c in others if c not in first]
 
@@ -181,10 +182,12 @@ def best_of(values: dict[int, float], shortlist: list[int]) -> list[int]:
     return [cell for cell in shortlist if values[cell] == best]
 
 
-def opening_cells(me: int, you: int, scores: dict[int, float]) -> list[int]:
+def opening_cells(search: ThreatSearch, me: int, you: int,
+                  scores: dict[int, float]) -> list[int]:
     """The cells quiet moves are chosen from: in the opening the key cells, else all."""
-    if (me | you).bit_count() < OPENING and KEY_CELLS & scores.keys():
-        return [c for c in scores if c in KEY_CELLS]
+    key = search.geometry.key_cells
+    if (me | you).bit_count() < OPENING and key & scores.keys():
+        return [c for c in scores if c in key]
     return list(scores)
 
 
@@ -200,11 +203,11 @@ def quiet_values(search: ThreatSearch, me: int, you: int,
     def value(cell: int) -> float:
         mine = me | 1 << cell
         # A threat is answered at once, and the root search already saw what follows it.
-        setup = not new_threats(mine, you, cell) and \
+        setup = not new_threats(mine, you, cell, search.geometry) and \
             search.forced_win(mine, you, SETUP_DEPTH, shortest=False) is not None
         return scores[cell] + SETUP_BONUS * setup
 
-    first = opening_cells(me, you, scores)
+    first = opening_cells(search, me, you, scores)
     values = dict(scores)
     try:
         for cell in first:
@@ -224,7 +227,7 @@ def quiet_values(search: ThreatSearch, me: int, you: int,
 def chances(search: ThreatSearch, me: int, you: int) -> int:
     """How many of the opponent's (to move) replies would leave it a forced win by threats
     if we then did nothing."""
-    empty = ~(me | you) & FULL
+    empty = ~(me | you) & search.geometry.full_mask
     return sum(
         search.forced_win(you | 1 << cell, me, SETUP_DEPTH, shortest=False) is not None
         for cell in iter_bits(empty)

@@ -1,6 +1,7 @@
 """The guide's machine (level normal) and its careless younger sibling (level easy).
 
-Normal wins at once when it can and blocks an immediate win; otherwise every empty cell is scored
+Normal wins at once when it can and blocks an immediate win (in a scoring game: completes a
+line when it can); otherwise every empty cell is scored
 by the lines through it: open lines it joins, how far it advances its own lines, how much it
 presses the opponent's, and how central it is.
 """
@@ -21,9 +22,10 @@ CENTRAL = 0.25  # per line through the cell: corners and centre cells lie on 7, 
 
 
 def score_cells(board: Board, mark: Mark) -> dict[int, float]:
-    """Every empty cell's heuristic score for `mark` to move there."""
+    """Every empty cell's heuristic score for `mark` to move there. With more than one
+    opponent, a line is pressed when one of them alone holds cells on it."""
     geometry = board.geometry
-    mine, theirs = board.counts[mark], board.counts[mark.other]
+    mine, theirs = board.counts[mark], opponents_counts(board, mark)
     three = geometry.size - 2  # stones on a line one move away from a threat
     scores = {}
     for cell in board.legal_moves():
@@ -35,7 +37,7 @@ def score_cells(board: Board, mark: Mark) -> dict[int, float]:
             if opp == 0:
                 score += ADVANCE[min(own, 2)]
                 my_threes += own == three
-            elif own == 0:
+            elif own == 0 and opp > 0:
                 score += PRESS[min(opp, 2)]
                 their_threes += opp == three
         if my_threes >= 2:
@@ -46,14 +48,46 @@ def score_cells(board: Board, mark: Mark) -> dict[int, float]:
     return scores
 
 
+def opponents_counts(board: Board, mark: Mark) -> list[int]:
+    """For each line, how many cells the opponents hold on it, or -1 when more than one of
+    them does (a line nobody can complete)."""
+    others = [board.counts[side] for side in board.sides if side != mark]
+    if len(others) == 1:
+        return others[0]
+    return [sum(counts) if sum(map(bool, counts)) < 2 else -1 for counts in zip(*others)]
+
+
+def in_turn(board: Board) -> list[Mark]:
+    """The sides in the order they move from now: the side to move first."""
+    ply = len(board.moves)
+    return [board.mover(ply + i) for i in range(len(board.sides))]
+
+
 def urgent_move(board: Board) -> int | None:
-    """A move that wins at once, else one that blocks the opponent's immediate win, else None."""
-    mark = board.turn
-    for side in (mark, mark.other):
+    """A move that completes a line at once, else one that blocks the next side's (then the
+    one after's) immediate line, else None.
+
+    In a scoring game a blocked line is a point less for one other side, no more than a
+    line of one's own is: only completing lines is urgent there, the cell completing the most
+    first (measured, this turns normal's lead over easy in the tesseract from 16-8 to 20-4)."""
+    if board.variant.scoring:
+        cells = board.winning_cells(board.turn)
+        return max(cells, key=lambda cell: completed_by(board, cell)) if cells else None
+    for side in in_turn(board):
         cells = board.winning_cells(side)
         if cells:
             return cells[0]
     return None
+
+
+def completed_by(board: Board, cell: int) -> int:
+    """How many lines the side to move would complete on `cell`."""
+    mark = board.turn
+    others = board.occupied & ~board.bits[mark]
+    lines = board.geometry.lines_through[cell]
+    full = board.geometry.size - 1
+    return sum(board.counts[mark][line] == full and not others & board.geometry.line_masks[line]
+               for line in lines)
 
 
 class NormalPlayer:
@@ -84,7 +118,7 @@ class EasyPlayer:
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
         rng = position_rng(self.seed, board)
         mark = board.turn
-        for side in (mark, mark.other):
+        for side in in_turn(board):
             cells = board.winning_cells(side)
             if cells and rng.random() >= self.OVERLOOK:
                 return Reply(cells[0])
@@ -96,5 +130,5 @@ class EasyPlayer:
 
 def position_rng(seed: int, board: Board) -> random.Random:
     """Randomness that depends only on the seed and the position, so replies are reproducible."""
-    return random.Random(f"{seed}:{board.bits[0]}:{board.bits[1]}")
+    return random.Random(":".join(map(str, [seed, *board.bits])))
 

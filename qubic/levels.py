@@ -1,4 +1,4 @@
-"""The machine's levels by name: what each is, and how to make one."""
+"""The machine's levels by name: what each is, what it can play, and how to make one."""
 
 from __future__ import annotations
 
@@ -11,6 +11,22 @@ from qubic.hard import HardPlayer
 from qubic.heuristic import EasyPlayer, NormalPlayer
 from qubic.perfect import PerfectPlayer
 from qubic.player import Player
+from qubic.shrewd import ShrewdPlayer
+from qubic.variant import QUBIC, Variant
+
+
+def every(variant: Variant) -> bool:
+    return True
+
+
+def first_line_two_sides(variant: Variant) -> bool:
+    """The threat searches' theory: two sides, and the first line wins."""
+    return variant.sides == 2 and variant.target == 1
+
+
+def qubic_only(variant: Variant) -> bool:
+    return (variant.size, variant.dims, variant.no_centre, variant.sides, variant.target) == (
+        QUBIC.size, QUBIC.dims, QUBIC.no_centre, QUBIC.sides, QUBIC.target)
 
 
 @dataclass(frozen=True)
@@ -18,6 +34,14 @@ class Level:
     name: str
     summary: str
     make: Callable[[int | None], Player]
+    supports: Callable[[Variant], bool] = every
+    plays: str = "every variant"  # what `supports` allows, in words
+
+    def refusal(self, variant: Variant) -> str | None:
+        """Why this level cannot play `variant`, in one line; None if it can."""
+        if self.supports(variant):
+            return None
+        return f"level {self.name} plays {self.plays} only"
 
 
 LEVELS: dict[str, Level] = {
@@ -27,17 +51,27 @@ LEVELS: dict[str, Level] = {
               EasyPlayer),
         Level("normal", "the guide's player: wins, blocks, else the most promising cell",
               NormalPlayer),
-        Level("hard", "finds forced wins by chains of threats and stops yours", HardPlayer),
+        Level("shrewd", "looks a round of moves ahead on the score, for every side",
+              ShrewdPlayer),
+        Level("hard", "finds forced wins by chains of threats and stops yours", HardPlayer,
+              first_line_two_sides, "two-sided games where the first line wins"),
         Level("expert", "hard, plus wins built from quiet moves that threaten such chains",
-              ExpertPlayer),
+              ExpertPlayer, first_line_two_sides, "two-sided games where the first line wins"),
         Level("perfect", "moving first, the proof's strategy (expert where it has none yet); "
-              "second, expert checked by the prover", PerfectPlayer),
+              "second, expert checked by the prover", PerfectPlayer,
+              qubic_only, "QUBIC (4x4x4, two sides, the first line wins)"),
         Level("classic", "the 1970s BASIC QUBIC machine, move for move and in its own words",
-              ClassicPlayer),
+              ClassicPlayer, qubic_only, "QUBIC (4x4x4, two sides, the first line wins)"),
     )
 }
 DEFAULT_LEVEL = "normal"
-HINT_LEVEL = "hard"  # the level HINT asks: the strongest that answers within a second or so
+HINT_LEVELS = ("hard", "shrewd")  # HINT asks the first that plays the variant
+
+
+def hint_level(variant: Variant) -> str:
+    """The level HINT asks: the strongest that plays `variant` and answers within a second
+    or so."""
+    return next(name for name in HINT_LEVELS if LEVELS[name].supports(variant))
 
 
 def make_player(name: str, seed: int | None = None) -> Player:

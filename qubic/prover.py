@@ -26,20 +26,14 @@ from dataclasses import dataclass
 
 from qubic.geometry import CUBE
 from qubic.symmetry import orbit_representatives, stabilizer
-from qubic.threats import (
-    CELL_LINES,
-    LINE_MASKS,
-    OutOfBudget,
-    ThreatSearch,
-    lowest,
-    still_forces,
-    winning_cells,
-)
+from qubic.threats import OutOfBudget, ThreatSearch, lowest, still_forces, winning_cells
 
 INF = 1 << 40
 FULL = CUBE.full_mask
+CELL_LINES = CUBE.cell_line_masks
 LEAF_NODES = 20_000  # threat-search positions for one leaf test: the perfect level's reach
 EPSILON = 0.25  # the 1+epsilon trick: a child's threshold may pass its sibling's by this share
+X_WIDTH = 64  # X's quiet moves tried at a position, best ranked first: a proof needs only one
 
 PROVED = "proved"
 DISPROVED = "disproved"
@@ -79,9 +73,10 @@ class Prover:
     """df-pn with a table of every position it has met; one instance may prove many roots,
     reusing what it learnt."""
 
-    def __init__(self, leaf_nodes: int = LEAF_NODES) -> None:
+    def __init__(self, leaf_nodes: int = LEAF_NODES, width: int = X_WIDTH) -> None:
         self.threats = ThreatSearch()
         self.leaf_nodes = leaf_nodes
+        self.width = width
         self.table: dict[tuple[int, int], tuple[int, int]] = {}
         self.moves: dict[tuple[int, int], int] = {}  # proved OR node -> its winning move
         self.expanded = 0
@@ -222,7 +217,7 @@ class Prover:
         if x_to_move(x, o):
             theirs = winning_cells(o, x)
             cells = [lowest(theirs)] if theirs else ranked_cells(
-                x, o, orbit_representatives(empty, group))
+                x, o, orbit_representatives(empty, group))[:self.width]
             return [(c, x | 1 << c, o) for c in cells]
         mine = winning_cells(x, o)
         if mine:
@@ -243,4 +238,4 @@ def _bump(value: int) -> int:
 
 def line_count(bits: int) -> int:
     """How many of the cube's lines hold a stone of `bits` (used in progress reports)."""
-    return sum(1 for mask in LINE_MASKS if bits & mask)
+    return sum(1 for mask in CUBE.line_masks if bits & mask)

@@ -2,7 +2,8 @@
 
 A saved game is a version line, then one `key: value` line for each key, in any order:
 
-    qubic-save 1
+    qubic-save 2
+    variant: qubic size 4 dims 3 target 1 sides 2
     players: 1
     human: X
     level: normal
@@ -13,9 +14,14 @@ A saved game is a version line, then one `key: value` line for each key, in any 
     seed: 5
     moves: 143 111 -- 222
 
-`moves` lists the turns in order in move notation, `--` for a turn that passed when its time
-ran out. `human` is fixed by `players` (`X`, `X O`, or `none`); `time-limit` and `seed` may be
-`none`. Loading replays every move, so a file that loads is a game in progress.
+`variant` names the game as the engine protocol does (`variant.parse_spec`). `moves` lists
+the turns in order in move notation, `--` for a turn that passed when its time ran out.
+`human` is fixed by `players` (the first sides: `X`, `X O`, ..., or `none`); `time-limit` and
+`seed` may be `none`. Loading replays every move, so a file that loads is a game in progress.
+Version 1 files, from before variants, have no `variant` line and load as QUBIC.
+
+The same text on one line, its lines joined by `; `, is the game's export: `--load` takes it
+in place of a file name.
 """
 
 from __future__ import annotations
@@ -29,13 +35,17 @@ from pathlib import Path
 from qubic.board import PASS, Board, Mark
 from qubic.levels import LEVELS
 from qubic.notation import NotationError, format_cell, parse_cell
-from qubic.settings import PEOPLE, Settings, parse_seconds
+from qubic.settings import PLAYERS, Settings, parse_seconds
+from qubic.variant import QUBIC, VariantError, parse_spec
 
 MAGIC = "qubic-save"
-VERSION = 1
-KEYS = ("players", "human", "level", "level-o", "first", "always-show", "time-limit", "seed",
-        "moves")
+VERSION = 2
+OLD_KEYS = ("players", "human", "level", "level-o", "first", "always-show", "time-limit",
+            "seed", "moves")
+KEYS = ("variant", *OLD_KEYS)
+KEYS_BY_VERSION = {f"{MAGIC} 1": OLD_KEYS, f"{MAGIC} {VERSION}": KEYS}
 PASS_TOKEN = "--"
+EXPORT_JOIN = "; "
 
 
 class SaveFileError(Exception):
@@ -45,6 +55,7 @@ class SaveFileError(Exception):
 def dumps(settings: Settings, board: Board) -> str:
     """The saved-game text for `board` played with `settings`."""
     values = {
+        "variant": settings.variant.spec,
         "players": str(settings.players),
         "human": _human(settings.players),
         "level": settings.level,
@@ -53,37 +64,53 @@ def dumps(settings: Settings, board: Board) -> str:
         "always-show": "yes" if settings.always_show else "no",
         "time-limit": _optional(settings.time_limit),
         "seed": _optional(settings.seed),
-        "moves": " ".join(PASS_TOKEN if cell == PASS else format_cell(cell)
+        "moves": " ".join(PASS_TOKEN if cell == PASS else format_cell(cell, board.geometry)
                           for cell in board.moves),
     }
     lines = [f"{MAGIC} {VERSION}", *(f"{key}: {values[key]}".rstrip() for key in KEYS)]
     return "\n".join(lines) + "\n"
 
 
+def export(settings: Settings, board: Board) -> str:
+    """The saved-game text on one line, for EXPORT (and `--load LINE`)."""
+    return EXPORT_JOIN.join(dumps(settings, board).splitlines())
+
+
+def is_export(text: str) -> bool:
+    """Whether `text` is an exported game (rather than, say, a file name)."""
+    return text.startswith(MAGIC) and "\n" not in text.strip()
+
+
 def loads(text: str) -> tuple[Settings, Board]:
-    """The settings and position a saved-game text holds; SaveFileError if anything is off."""
-    lines = text.splitlines()
+    """The settings and position a saved-game text (or its export line) holds;
+    SaveFileError if anything is off."""
+    lines = [line.strip() for line in text.split(EXPORT_JOIN.strip())] if is_export(text) \
+        else text.splitlines()
     if not lines or not lines[0].startswith(MAGIC):
         raise SaveFileError("not a qubic saved game")
-    if lines[0] != f"{MAGIC} {VERSION}":
-        raise SaveFileError(f"{lines[0]!r}: this qubic reads {MAGIC} {VERSION} only")
+    keys = KEYS_BY_VERSION.get(lines[0])
+    if keys is None:
+        raise SaveFileError(f"{lines[0]!r}: this qubic reads {' and '.join(KEYS_BY_VERSION)}")
     values: dict[str, str] = {}
     for number, line in enumerate(lines[1:], start=2):
         key, colon, value = line.partition(":")
         key = key.strip()
         if not colon:
             raise SaveFileError(f"line {number} is not 'key: value'")
-        if key not in KEYS:
+        if key not in keys:
             raise SaveFileError(f"line {number}: unknown key {key!r}")
         if key in values:
             raise SaveFileError(f"line {number}: {key!r} is given twice")
         values[key] = value.strip()
-    missing = [key for key in KEYS if key not in values]
+    missing = [key for key in keys if key not in values]
     if missing:
         raise SaveFileError(f"{missing[0]!r} is missing")
     try:
         settings = _settings(values)
-        first = Mark[_choice("first", values["first"], ("X", "O"))]
+        sides = tuple(mark.name for mark in Mark)[:settings.variant.sides]
+        first = Mark[_choice("first", values["first"], sides)]
+    except VariantError as error:
+        raise SaveFileError(f"variant: {error}") from None
     except ValueError as error:
         raise SaveFileError(str(error)) from None
     return settings, _replay(values["moves"], first, settings)
@@ -119,7 +146,10 @@ def save(path: str, settings: Settings, board: Board) -> None:
 
 
 def load(path: str) -> tuple[Settings, Board]:
-    """The game saved in `path`; SaveFileError if it is missing, unreadable or corrupt."""
+    """The game saved in `path`, or exported as `path` (an EXPORT line); SaveFileError if it
+    is missing, unreadable or corrupt."""
+    if is_export(path):
+        return loads(path)
     try:
         text = Path(path).read_bytes().decode("utf-8")
     except OSError as error:
@@ -135,7 +165,7 @@ def suggested_name(now: datetime) -> str:
 
 
 def _human(players: int) -> str:
-    return " ".join(mark.name for mark in PEOPLE[players]) or "none"
+    return " ".join(mark.name for mark in Mark if mark < players) or "none"
 
 
 def _optional(value: float | int | None) -> str:
@@ -149,12 +179,17 @@ def _choice(key: str, value: str, choices: tuple[str, ...]) -> str:
 
 
 def _settings(values: dict[str, str]) -> Settings:
-    players = int(_choice("players", values["players"], tuple(str(n) for n in PEOPLE)))
+    variant = parse_spec(values["variant"].split()) if "variant" in values else QUBIC
+    players = int(_choice("players", values["players"],
+                          tuple(str(n) for n in PLAYERS if n <= variant.sides)))
     if values["human"] != _human(players):
         raise ValueError(f"human {values['human']!r} does not fit players {players}")
     for key in ("level", "level-o"):
         if values[key] not in LEVELS:
             raise ValueError(f"{key}: there is no level {values[key]!r}")
+        refusal = LEVELS[values[key]].refusal(variant)
+        if refusal is not None:
+            raise ValueError(f"{key}: {refusal}")
     time_limit = values["time-limit"]
     seed = values["seed"]
     try:
@@ -172,11 +207,12 @@ def _settings(values: dict[str, str]) -> Settings:
         always_show=_choice("always-show", values["always-show"], ("yes", "no")) == "yes",
         time_limit=seconds,
         seed=number,
+        variant=variant,
     )
 
 
 def _replay(moves: str, first: Mark, settings: Settings) -> Board:
-    board = Board(first=first)
+    board = Board(settings.variant, first)
     for number, token in enumerate(moves.split(), start=1):
         if board.is_over():
             raise SaveFileError(f"move {number} comes after the end of the game")
@@ -186,7 +222,7 @@ def _replay(moves: str, first: Mark, settings: Settings) -> Board:
             board.push_pass()
             continue
         try:
-            cell = parse_cell(token)
+            cell = parse_cell(token, board.geometry)
         except NotationError as error:
             raise SaveFileError(f"move {number} {token!r}: {error}") from None
         if not board.is_legal(cell):

@@ -7,26 +7,27 @@ from dataclasses import dataclass
 
 from qubic.board import Mark
 from qubic.levels import DEFAULT_LEVEL
+from qubic.variant import QUBIC, SIDES, Variant
 
-# The marks people play, by how many people play: alone against the machine they are X.
-PEOPLE: dict[int, tuple[Mark, ...]] = {0: (), 1: (Mark.X,), 2: (Mark.X, Mark.O)}
+PLAYERS = range(0, SIDES[-1] + 1)  # people at the keyboard: they take the first sides
 
 
 @dataclass
 class Settings:
     """Everything a saved game keeps besides the moves."""
 
-    players: int = 1
+    players: int = 1  # people: they play the first sides, X (O, Y, Z), the machine the rest
     level: str = DEFAULT_LEVEL  # the machine's level; X's when the machine plays itself
-    level_o: str = DEFAULT_LEVEL  # O's level when the machine plays itself
+    level_o: str = DEFAULT_LEVEL  # the other sides' level when the machine plays itself
     always_show: bool = False
     time_limit: float | None = None  # seconds for each of a person's turns
     seed: int | None = None
+    variant: Variant = QUBIC
 
     @property
     def people(self) -> tuple[Mark, ...]:
         """The marks played by people at the keyboard."""
-        return PEOPLE[self.players]
+        return tuple(Mark(side) for side in range(self.players))
 
 
 def parse_seconds(text: str, zero: bool = False) -> float:

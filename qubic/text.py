@@ -9,6 +9,10 @@ WIDTH = 80  # what everything the game prints fits, when the terminal is not nar
 QUOTE_LIMIT = 20  # characters of a person's input quoted back in a message
 
 
+class Verbatim(str):
+    """A line printed as it is, never wrapped: text meant to be copied, such as an export."""
+
+
 def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
     """`text` (stripped) in quotes, cut to its first `limit` characters and `...` if longer."""
     text = text.strip()
@@ -26,8 +30,9 @@ def table(rows: Sequence[tuple[str, str]], width: int = WIDTH) -> list[str]:
 
 
 def fit(line: str, width: int) -> list[str]:
-    """`line` wrapped at word boundaries within `width`, going on at its own indent."""
-    if len(line) <= width:
+    """`line` wrapped at word boundaries within `width`, going on at its own indent; a
+    Verbatim line stays whole."""
+    if len(line) <= width or isinstance(line, Verbatim):
         return [line]
     indent = line[:len(line) - len(line.lstrip())]
     return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)

@@ -1,12 +1,15 @@
 """Forced wins by threats: threat-space search over two bitboards.
 
-A *threat* is a line holding three of a side's stones and an empty cell: the other side must
+A *threat* is a line holding all but one of its cells (three, on the 4 x 4 x 4 cube) for one
+side and the last cell empty: the other side must
 take that cell at once. A side has a *forced win by threats* when it can keep making threats,
 each met by its forced block, until it makes two at once (or one the block cannot stop because
 the defender's block left a double threat standing). The defender's blocks may make threats of
 its own; the attacker must answer those, and only with a move that is itself a threat.
 
-Positions are `(me, you)`: the attacker's and the defender's bitboards, attacker to move.
+Positions are `(me, you)`: the attacker's and the defender's bitboards, attacker to move, on
+a geometry (the 4 x 4 x 4 cube unless one is given). The theory is for two sides where the
+first line wins.
 """
 
 from __future__ import annotations
@@ -14,13 +17,8 @@ from __future__ import annotations
 import sys
 import time
 
-from qubic.geometry import CUBE
+from qubic.geometry import CUBE, Geometry
 
-LINE_MASKS = CUBE.line_masks
-CELL_LINES = tuple(tuple(LINE_MASKS[i] for i in CUBE.lines_through[c]) for c in CUBE.cells)
-CELL_LINE_PAIRS = tuple(tuple((1 << i, LINE_MASKS[i]) for i in CUBE.lines_through[c])
-                        for c in CUBE.cells)  # each line through the cell: its bit, its mask
-CELL_LINE_BITS = tuple(sum(1 << i for i in CUBE.lines_through[c]) for c in CUBE.cells)
 MAX_THREATS = 16  # deepest chain of own threat moves searched (the issue asks for 12)
 EXHAUSTED = sys.maxsize  # a refuted position whose every chain ran out before any depth limit
 
@@ -34,29 +32,33 @@ def lowest(bits: int) -> int:
     return (bits & -bits).bit_length() - 1
 
 
-def winning_cells(me: int, you: int) -> int:
+def winning_cells(me: int, you: int, geometry: Geometry = CUBE) -> int:
     """Bitboard of the cells where `me` would complete a line now."""
+    three = geometry.size - 1
     cells = 0
-    for mask in LINE_MASKS:
-        if not you & mask and (me & mask).bit_count() == 3:
+    for mask in geometry.line_masks:
+        if not you & mask and (me & mask).bit_count() == three:
             cells |= mask & ~me
     return cells
 
 
-def threat_moves(me: int, you: int) -> int:
-    """Bitboard of the cells where `me` would make a threat (lines with two stones and no foe)."""
+def threat_moves(me: int, you: int, geometry: Geometry = CUBE) -> int:
+    """Bitboard of the cells where `me` would make a threat (lines one stone short of a
+    threat, with no foe)."""
+    two = geometry.size - 2
     cells = 0
-    for mask in LINE_MASKS:
-        if not you & mask and (me & mask).bit_count() == 2:
+    for mask in geometry.line_masks:
+        if not you & mask and (me & mask).bit_count() == two:
             cells |= mask & ~me
     return cells
 
 
-def new_threats(me: int, you: int, cell: int) -> int:
+def new_threats(me: int, you: int, cell: int, geometry: Geometry = CUBE) -> int:
     """Cells `me` threatens through the lines of `cell`, a cell `me` already holds."""
+    three = geometry.size - 1
     cells = 0
-    for mask in CELL_LINES[cell]:
-        if not you & mask and (me & mask).bit_count() == 3:
+    for mask in geometry.cell_line_masks[cell]:
+        if not you & mask and (me & mask).bit_count() == three:
             cells |= mask & ~me
     return cells
 
@@ -71,7 +73,15 @@ class ThreatSearch:
     for a time).
     """
 
-    def __init__(self, nodes: int | None = None, seconds: float | None = None) -> None:
+    def __init__(self, nodes: int | None = None, seconds: float | None = None,
+                 geometry: Geometry = CUBE) -> None:
+        self.geometry = geometry
+        # The geometry's tables, read by every node of the search.
+        self._line_masks = geometry.line_masks
+        self._pairs = geometry.cell_line_pairs
+        self._line_bits = geometry.cell_line_bits
+        self._cell_masks = geometry.cell_line_masks
+        self._three = geometry.size - 1  # stones on a threat's line
         self.nodes = 0
         self._refuted: dict[tuple[int, int], int] = {}  # position -> depth it fails at
         self._answers: dict[tuple[int, int, int, bool], list[int] | None] = {}
@@ -99,13 +109,15 @@ class ThreatSearch:
         return self._answers[key]
 
     def _search(self, me: int, you: int, max_threats: int, shortest: bool) -> list[int] | None:
-        wins = winning_cells(me, you)
+        geometry = self.geometry
+        wins = winning_cells(me, you, geometry)
         if wins:
             return [lowest(wins)]
-        theirs = winning_cells(you, me)
+        theirs = winning_cells(you, me, geometry)
         twos = 0
-        for index, mask in enumerate(LINE_MASKS):
-            if not you & mask and (me & mask).bit_count() == 2:
+        two = geometry.size - 2
+        for index, mask in enumerate(geometry.line_masks):
+            if not you & mask and (me & mask).bit_count() == two:
                 twos |= 1 << index
         for depth in range(1 if shortest else max_threats, max_threats + 1):
             cuts = self._cuts
@@ -124,12 +136,13 @@ class ThreatSearch:
         self.nodes += 1
         if not self.nodes & 1023 and self.out_of_budget():
             raise OutOfBudget
+        line_masks = self._line_masks
         cells = forks = 0  # cells making a threat; cells making two at once
         rest = twos
         while rest:
             low = rest & -rest
             rest ^= low
-            empty = LINE_MASKS[low.bit_length() - 1] & ~me
+            empty = line_masks[low.bit_length() - 1] & ~me
             forks |= cells & empty
             cells |= empty
         if theirs:
@@ -152,54 +165,62 @@ class ThreatSearch:
                 self._cuts += 1  # deeper than it was refuted, it might yet win
             return None
         cuts = self._cuts
+        pairs, line_bits, cell_masks = self._pairs, self._line_bits, self._cell_masks
+        three = self._three
+        two = three - 1
         while candidates:
             bit = candidates & -candidates
             candidates ^= bit
             cell = bit.bit_length() - 1
             mine = me | bit
             made = new_twos = 0
-            for line_bit, mask in CELL_LINE_PAIRS[cell]:
+            for line_bit, mask in pairs[cell]:
                 if not you & mask:
                     count = (mine & mask).bit_count()
-                    if count == 3:
+                    if count == three:
                         made = mask & ~mine  # one threat: forks were taken above
-                    elif count == 2:
+                    elif count == two:
                         new_twos |= line_bit
             block = made.bit_length() - 1
             yours = you | made
-            child_twos = (twos & ~CELL_LINE_BITS[cell] | new_twos) & ~CELL_LINE_BITS[block]
-            line = self._attack(mine, yours, child_twos, new_threats(yours, mine, block),
-                                depth - 1)
+            child_twos = (twos & ~line_bits[cell] | new_twos) & ~line_bits[block]
+            counters = 0  # the block's own threats (new_threats, inlined: this is the hot path)
+            for mask in cell_masks[block]:
+                if not mine & mask and (yours & mask).bit_count() == three:
+                    counters |= mask & ~yours
+            line = self._attack(mine, yours, child_twos, counters, depth - 1)
             if line is not None:
                 return [cell, block, *line]
         self._refuted[key] = depth if self._cuts != cuts else EXHAUSTED
         return None
 
 
-def still_forces(line: list[int], me: int, you: int) -> bool:
+def still_forces(line: list[int], me: int, you: int, geometry: Geometry = CUBE) -> bool:
     """Whether `line`, a forced win found earlier, still wins for `me` to move from here.
 
     Much cheaper than a new search, so a defender's moves can be sorted into the few that
     might refute a known win and the many that plainly do not.
     """
-    theirs = winning_cells(you, me)
+    three = geometry.size - 1
+    theirs = winning_cells(you, me, geometry)
     last = len(line) - 1
     for i in range(0, len(line), 2):
         cell = line[i]
         bit = 1 << cell
         if (me | you) & bit:
             return False
-        if any(not you & mask and (me & mask).bit_count() == 3 for mask in CELL_LINES[cell]):
+        if any(not you & mask and (me & mask).bit_count() == three
+               for mask in geometry.cell_line_masks[cell]):
             return i == last  # completes a line
         if theirs & ~bit:
             return False  # a threat of theirs left standing
         me |= bit
-        made = new_threats(me, you, cell)
+        made = new_threats(me, you, cell, geometry)
         if i == last:
             return bool(made & (made - 1))
         block = line[i + 1]
         if made != 1 << block:
             return False
         you |= made
-        theirs = new_threats(you, me, block)
+        theirs = new_threats(you, me, block, geometry)
     return False

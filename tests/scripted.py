@@ -28,7 +28,7 @@ def find_game(outcome: Mark | None, machine: Player, human_first: bool = True,
     """A finished game against `machine` that `outcome` wins (None: a draw)."""
     for seed in range(tries):
         board = play_out(NormalPlayer(10_000 + seed), machine, human_first)
-        if board.winner is outcome and (outcome is not None or board.is_draw()):
+        if board.winner is outcome:
             return board
     raise AssertionError(f"no game ending {outcome} in {tries} tries")
 
@@ -53,3 +53,10 @@ def position(x: str, o: str) -> Board:
     assert len(xs) - len(os_) in (0, 1), "X holds as many cells as O, or one more"
     moves = [cell for pair in zip(xs, os_) for cell in pair] + xs[len(os_):]
     return Board.from_moves(moves)
+
+
+def winning_line(board: Board) -> tuple[int, ...]:
+    """The cells of the winner's (first) line, in order along it."""
+    outcome = board.outcome()
+    assert outcome is not None and outcome.lines, "the game has a winner"
+    return board.geometry.lines[outcome.lines[0]].cells

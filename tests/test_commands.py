@@ -4,9 +4,10 @@ import re
 
 from qubic import savefile
 from qubic.board import PASS, Mark
-from qubic.game import COMMAND_HELP, FILE, GOODBYE, PASS_STAYS, Picture, Session
-from qubic.levels import HINT_LEVEL, LEVELS, make_player
+from qubic.game import COMMAND_HELP, FILE, GOODBYE, PASS_STAYS, Session
+from qubic.levels import LEVELS, hint_level, make_player
 from qubic.notation import format_cell, parse_cell
+from qubic.render import Picture
 from qubic.settings import Settings
 
 
@@ -83,7 +84,7 @@ def test_hint_is_the_hint_levels_move_and_is_not_played():
     session = started(seed=4)
     play(session, "111", "122")
     moves = list(session.board.moves)
-    expected = make_player(HINT_LEVEL, 4).choose(session.board.copy()).cell
+    expected = make_player(hint_level(session.variant), 4).choose(session.board.copy()).cell
     assert session.answer("hint") == [f"HINT: {format_cell(expected)}"]
     assert session.board.moves == moves
     assert session.board.is_legal(expected)
@@ -216,8 +217,8 @@ def test_completion_words_follow_the_question():
     session = Session()
     assert session.words() == ("YES", "NO", "QUIT", "EXIT")
     session = started()
-    assert {"UNDO", "HINT", "MOVES", "SAVE", "HELP", "SHOW", "QUIT", "EXIT"} == set(
-        session.words()) - {"BOARD", "LEVEL"}
+    commands = {"UNDO", "HINT", "MOVES", "LINES", "SAVE", "EXPORT", "HELP", "SHOW", "QUIT", "EXIT"}
+    assert commands == set(session.words()) - {"BOARD", "LEVEL"}
     assert session.words("sh") == session.words()
     assert session.words("show ") == session.words("SHOW al") == ("ALWAYS", "OFF")
     assert set(session.words("level ")) == {name.upper() for name in LEVELS}

@@ -11,7 +11,7 @@ from qubic.board import Board, Mark
 from qubic.heuristic import NormalPlayer
 from qubic.notation import format_cell
 from tests.conftest import expect_goodbye, expect_prompt, prompt_pattern, run_piped, spawn
-from tests.scripted import find_game, human_moves
+from tests.scripted import find_game, human_moves, winning_line
 
 SEED = 5
 MOVE = r"YOUR MOVE\?"
@@ -51,7 +51,7 @@ def finish(child: pexpect.spawn) -> None:
 
 
 def line_of(game: Board) -> str:
-    return " ".join(format_cell(c) for c in game.winning_line)
+    return " ".join(format_cell(c) for c in winning_line(game))
 
 
 def test_win_a_whole_game():
@@ -104,7 +104,7 @@ def test_show_prints_four_levels_in_the_guides_grid():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("24", "MOVES NEED THREE COORDINATES"),
+    ("2345", "MOVES NEED THREE COORDINATES"),
     ("5,1,1", "5 IS OFF THE CUBE"),
     ("", "TYPE A MOVE LIKE 234"),
     ("xyzzy", "'xyzzy' IS NOT A MOVE"),

@@ -11,7 +11,7 @@ import pexpect
 from qubic import savefile
 from qubic.board import Board, Mark
 from qubic.game import COMMAND_HELP, Session
-from qubic.levels import HINT_LEVEL, make_player
+from qubic.levels import hint_level, make_player
 from qubic.notation import format_cell, parse_cell
 from qubic.render import COLOURS
 from qubic.settings import Settings
@@ -66,7 +66,7 @@ def test_hint_suggests_the_hint_levels_move_without_playing_it():
     child = start(True, "--no-color")
     reply = move(child, "111")
     board = Board.from_moves([parse_cell("111"), parse_cell(reply)])
-    hint = make_player(HINT_LEVEL, SEED).choose(board).cell
+    hint = make_player(hint_level(board.variant), SEED).choose(board).cell
     command(child, "hint", rf"HINT: {format_cell(hint)}\r\n")
     command(child, "moves", r" 1\. X 111 \(YOU\)\r\n 2\. O (\d{3}) \(MACHINE\)\r\n")
     assert child.match.group(1) == reply
@@ -331,6 +331,6 @@ def test_help_option_lists_the_new_options_and_commands():
 
 def test_saved_files_use_the_documented_format():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    example = re.search(r"```\n(qubic-save 1\n.*?)```", readme, re.S)
+    example = re.search(r"```\n(qubic-save 2\n.*?)```", readme, re.S)
     assert example, "README shows a saved game"
     savefile.loads(example.group(1))

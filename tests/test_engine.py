@@ -78,7 +78,13 @@ def test_hard_takes_a_forced_win(engine):
     ("position somewhere", "expected: position startpos"),
     ("position startpos 111", "expected 'moves' after startpos"),
     ("position startpos moves 111 111", "move 2 '111': that cell is used"),
-    ("position startpos moves 111 51", "move 2 '51': moves need three coordinates"),
+    ("position startpos moves 111 5111", "move 2 '5111': moves need three coordinates"),
+    ("position startpos moves 111 65", "move 2 '65': cells are numbered 1 to 64"),
+    ("variant chess", "there is no variant 'chess'"),
+    ("variant qubic size 12", "size must be 3 to 9"),
+    ("variant qubic no-centre", "no-centre needs an odd size"),
+    ("variant tesseract sides 5", "sides must be 2 to 4"),
+    ("variant qubic target", "target needs a whole number"),
     ("position startpos moves 111 511", "move 2 '511': coordinates run from 1 to 4"),
     ("go level grandmaster", "unknown level 'grandmaster'"),
     ("go movetime soon", "movetime must be a positive whole number"),
@@ -117,3 +123,32 @@ def test_piped_script_and_end_of_input():
     assert re.fullmatch(r"bestmove [1-4]{3}", first.stdout.splitlines()[1])
     assert len(first.stdout.splitlines()) == 2
     assert first.stdout == again.stdout, "same seed, same replies"
+
+
+def test_variant_selects_a_game_resets_and_names_itself(engine):
+    assert engine.ask("variant") == "variant qubic size 4 dims 3 target 1 sides 2"
+    engine.process.stdin.write("position startpos moves 111\n")
+    engine.process.stdin.write("variant TESSERACT sides 4\n")
+    assert engine.ask("variant") == "variant tesseract size 3 dims 4 target 9 sides 4 no-centre"
+    # Reset: the first move is X's again, and moves are four digits or a tile number.
+    engine.process.stdin.write("position startpos moves 1111 1223 3 81 2\n")
+    assert re.fullmatch(r"bestmove [1-3]{4}", engine.ask("go level shrewd"))
+    assert engine.ask("position startpos moves 2222") == (
+        "error move 1 '2222': 2222 is the centre, which is disabled")
+    assert engine.ask("go level hard") == (
+        "error level hard plays two-sided games where the first line wins only")
+    assert engine.ask("go level classic").startswith("error level classic plays QUBIC")
+    engine.process.stdin.write("variant cube3 target 3 sides 3\n")
+    assert engine.ask("variant") == "variant cube3 size 3 dims 3 target 3 sides 3"
+    assert re.fullmatch(r"bestmove [1-3]{3}", engine.ask("go"))
+
+
+def test_every_level_that_plays_a_variant_answers_in_it(engine):
+    for spec, levels in (("cube3", ["easy", "normal", "shrewd"]),
+                         ("qubic size 3", ["hard", "expert"])):
+        engine.process.stdin.write(f"variant {spec}\n")
+        engine.process.stdin.write("position startpos moves 111 222\n")
+        for level in levels:
+            answer = engine.ask(f"go level {level}")
+            assert re.fullmatch(r"bestmove [1-3]{3}", answer), (spec, level, answer)
+            assert answer not in ("bestmove 111", "bestmove 222")

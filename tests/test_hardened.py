@@ -14,11 +14,13 @@ import pytest
 
 from qubic import savefile
 from qubic.board import Board, Mark
-from qubic.game import COMMAND_HELP, GOODBYE, INSTRUCTIONS
+from qubic.game import COMMAND_HELP, GOODBYE
 from qubic.levels import LEVELS
 from qubic.render import COLOURS
+from qubic.rules import instructions
 from qubic.settings import Settings
 from qubic.text import table
+from qubic.variant import QUBIC
 from tests.conftest import (
     expect_goodbye,
     expect_prompt,
@@ -82,7 +84,7 @@ def test_80_columns_everything_fits_in_whole_lines():
     child.sendline("quit")
     expect_goodbye(child)
     screen = watched.screen()
-    printed = [*INSTRUCTIONS, "AT YOUR MOVE YOU CAN TYPE:", *table(COMMAND_HELP),
+    printed = [*instructions(QUBIC), "AT YOUR MOVE YOU CAN TYPE:", *table(COMMAND_HELP),
                "THE MACHINE PLAYS AT LEVEL NORMAL."]
     for line in printed:
         assert line.rstrip() in screen, f"{line!r} is shown whole, on one line"
@@ -328,7 +330,7 @@ def test_quit_offers_to_save_then_says_goodbye(tmp_path):
 
 
 def test_help_and_instructions_say_how_to_leave():
-    text = " ".join([*INSTRUCTIONS, *table(COMMAND_HELP)])
+    text = " ".join([*instructions(QUBIC), *table(COMMAND_HELP)])
     for needle in ("QUIT", "EXIT", "CTRL-C", "CTRL-D"):
         assert needle in text.upper()
 

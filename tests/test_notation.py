@@ -1,6 +1,6 @@
 import pytest
 
-from qubic.geometry import CUBE, Geometry
+from qubic.geometry import CUBE, Geometry, geometry
 from qubic.notation import NotationError, format_cell, looks_like_move, parse_cell
 
 
@@ -19,7 +19,7 @@ def test_good_moves(text, coords):
 
 
 @pytest.mark.parametrize("text, reason", [
-    ("24", "three coordinates"),
+    ("2345", "three coordinates"),
     ("2,4", "three coordinates"),
     ("2345", "three coordinates"),
     ("23,4", "three coordinates"),
@@ -55,3 +55,27 @@ def test_other_geometries_use_their_own_digit_count():
     assert parse_cell("23", plane) == plane.cell((1, 2))
     with pytest.raises(NotationError, match="two coordinates"):
         parse_cell("231", plane)
+
+
+def test_cells_are_numbered_in_printing_order():
+    cube3 = geometry(3, 3)
+    # The seed's 1-27: level by level, each row by row from the left.
+    assert parse_cell("1", cube3) == parse_cell("111", cube3)
+    assert parse_cell("2", cube3) == parse_cell("121", cube3)
+    assert parse_cell("4", cube3) == parse_cell("112", cube3)
+    assert parse_cell("27", cube3) == parse_cell("333", cube3)
+    tesseract = geometry(3, 4, no_centre=True)
+    # The essay's grid of grids, read row by row: g1111 g1211 g1311 g2111 ... g3333.
+    assert [format_cell(parse_cell(str(n), tesseract), tesseract) for n in (1, 2, 4, 10, 81)] \
+        == ["1111", "1211", "2111", "1112", "3333"]
+    assert sorted(tesseract.numbers) == list(range(1, 82))
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("41", "numbered 1 to 27: 41 is off"),
+    ("14", "222 is the centre, which is disabled"),
+    ("0", "numbered 1 to 27"),
+])
+def test_bad_cell_numbers_and_the_disabled_centre_say_why(text, reason):
+    with pytest.raises(NotationError, match=reason):
+        parse_cell(text, geometry(3, 3, no_centre=True))

@@ -3,9 +3,8 @@
 import re
 
 from qubic.board import Board, Mark
-from qubic.game import Picture
 from qubic.notation import parse_cell
-from qubic.render import COLOURS, render
+from qubic.render import COLOURS, Picture, render
 
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
 

@@ -15,10 +15,12 @@ from qubic.game import Session
 from qubic.levels import LEVELS
 from qubic.notation import parse_cell
 from qubic.savefile import SaveFileError
-from qubic.settings import PEOPLE, Settings
+from qubic.settings import Settings
+from qubic.variant import CUBE3, QUBIC, TESSERACT
 
 SAVED = """\
-qubic-save 1
+qubic-save 2
+variant: qubic size 4 dims 3 target 1 sides 2
 players: 1
 human: X
 level: normal
@@ -49,6 +51,21 @@ def test_loading_gives_back_settings_and_position():
     assert board.turn is Mark.O
 
 
+def test_a_version_1_file_loads_as_qubic():
+    old = SAVED.replace("qubic-save 2\nvariant: qubic size 4 dims 3 target 1 sides 2\n",
+                        "qubic-save 1\n")
+    settings_, board = savefile.loads(old)
+    assert settings_ == example()[0] and settings_.variant == QUBIC
+    assert board.moves == example()[1].moves
+
+
+def test_the_export_is_the_file_on_one_line_and_loads_back():
+    line = savefile.export(*example())
+    assert "\n" not in line and line.startswith("qubic-save 2; variant: qubic")
+    settings_, board = savefile.load(line)
+    assert settings_ == example()[0] and board.moves == example()[1].moves
+
+
 def test_keys_may_come_in_any_order_and_optional_values_be_none():
     lines = SAVED.replace("seed: 5", "seed: none").replace("time-limit: 30.0",
                                                           "time-limit: none").splitlines()
@@ -71,11 +88,14 @@ def corrupt(old: str, new: str) -> str:
 @pytest.mark.parametrize("text, reason", [
     ("", "not a qubic saved game"),
     ("hello\n", "not a qubic saved game"),
-    (corrupt("qubic-save 1", "qubic-save 2"), "reads qubic-save 1 only"),
+    (corrupt("qubic-save 2", "qubic-save 3"), "reads qubic-save 1 and qubic-save 2"),
+    (corrupt("variant: qubic", "variant: chess"), "variant: there is no variant 'chess'"),
+    (corrupt("level: normal", "level: classic").replace("target 1", "target 2"),
+     "level: level classic plays QUBIC"),
     (corrupt("players: 1\n", ""), "'players' is missing"),
-    (corrupt("players: 1", "players 1"), "line 2 is not 'key: value'"),
-    (corrupt("seed: 5", "colour: red"), "line 9: unknown key 'colour'"),
-    (SAVED + "seed: 6\n", "line 11: 'seed' is given twice"),
+    (corrupt("players: 1", "players 1"), "line 3 is not 'key: value'"),
+    (corrupt("seed: 5", "colour: red"), "line 10: unknown key 'colour'"),
+    (SAVED + "seed: 6\n", "line 12: 'seed' is given twice"),
     (corrupt("players: 1", "players: 3"), "players: '3' is not one of 0, 1, 2"),
     (corrupt("human: X", "human: O"), "human 'O' does not fit players 1"),
     (corrupt("level: normal", "level: godlike"), "level: there is no level 'godlike'"),
@@ -141,18 +161,22 @@ def test_the_suggested_name_carries_date_and_time():
 @st.composite
 def games_in_progress(draw: st.DrawFn) -> tuple[Settings, Board]:
     """Random options and a random game still in progress, passes included."""
-    players = draw(st.sampled_from(list(PEOPLE)))
+    variant = draw(st.sampled_from([QUBIC, CUBE3, TESSERACT.with_options(sides=4),
+                                    CUBE3.with_options(sides=3, target=2)]))
+    players = draw(st.integers(0, variant.sides))
+    playable = [name for name, level in LEVELS.items() if level.supports(variant)]
     options = Settings(
         players=players,
-        level=draw(st.sampled_from(list(LEVELS))),
-        level_o=draw(st.sampled_from(list(LEVELS))),
+        level=draw(st.sampled_from(playable)),
+        level_o=draw(st.sampled_from(playable)),
         always_show=draw(st.booleans()),
         time_limit=draw(st.none() | st.floats(min_value=0, exclude_min=True,
                                               allow_infinity=False)),
         seed=draw(st.none() | st.integers(-(2**63), 2**63)),
+        variant=variant,
     )
-    board = Board(first=draw(st.sampled_from(list(Mark))))
-    for _ in range(draw(st.integers(0, 64))):
+    board = Board(variant, draw(st.sampled_from(list(Mark)[:variant.sides])))
+    for _ in range(draw(st.integers(0, 80))):
         if board.turn in options.people and draw(st.integers(0, 4)) == 0:
             board.push_pass()
         else:
