@@ -15,6 +15,7 @@ import contextlib
 import random
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from qubic import hard
 from qubic.board import Board, iter_bits
@@ -133,7 +134,8 @@ class ExpertPlayer:
         return Reply(decide(board, threats, share, self.seed, deadline))
 
 
-Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
+if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the solver, lacks `|`
+    Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
 
 
 def decide(board: Board, threats: ThreatSearch, share: Share, seed: int,

@@ -5,7 +5,10 @@ node: X needs one winning move), O otherwise (an AND node: every reply of O must
 rules of the proof:
 
 - X to move wins at once, or has a forced win by threats: proved. O has two threes: not.
-- O has a three: X must block it, the only move tried.
+- O has a three: X must block it, the only move tried. Otherwise X tries its `width` best
+  ranked quiet moves, since a proof needs only one, leaving out those after which a forced
+  win O holds (as if X passed) still works. "Disproved" then means that none of those wins,
+  not that X cannot.
 - O to move: a win of its own, or a forced win by threats, disproves; X's two threes prove.
   X has a three: O must block it. Otherwise every reply is tried, except those after which a
   forced win X already holds (as if O passed) still works: those are plainly lost for O.
@@ -33,7 +36,7 @@ FULL = CUBE.full_mask
 CELL_LINES = CUBE.cell_line_masks
 LEAF_NODES = 20_000  # threat-search positions for one leaf test: the perfect level's reach
 EPSILON = 0.25  # the 1+epsilon trick: a child's threshold may pass its sibling's by this share
-X_WIDTH = 64  # X's quiet moves tried at a position, best ranked first: a proof needs only one
+X_WIDTH = 3  # X's quiet moves tried at a position, best ranked first: a proof needs one
 
 PROVED = "proved"
 DISPROVED = "disproved"
@@ -132,10 +135,11 @@ class Prover:
                 return verdict
             self._children[key] = self.expand(x, o, group)
         children = self._children[key]
-        if not children:  # every reply of O was plainly lost
-            self.table[key] = (0, INF)
-            return 0, INF
         or_node = x_to_move(x, o)
+        if not children:  # O to move: every reply plainly lost; X: every move plainly lost
+            verdict = (INF, 0) if or_node else (0, INF)
+            self.table[key] = verdict
+            return verdict
         while True:
             pn, dn, best, second = self._collect(children, or_node)
             if not or_node:
@@ -210,15 +214,20 @@ class Prover:
         except OutOfBudget:
             return None
 
-    def expand(self, x: int, o: int,
-                group: list[tuple[int, ...]]) -> list[tuple[int, int, int]]:
-        """The moves worth trying from an unsettled position: (cell, x after, o after)."""
+    def expand(self, x: int, o: int, group: list[tuple[int, ...]],
+               width: int | None = None) -> list[tuple[int, int, int]]:
+        """The moves worth trying from an unsettled position, best first: (cell, x after,
+        o after); for X at most `width` (default the prover's)."""
         empty = FULL & ~(x | o)
         if x_to_move(x, o):
             theirs = winning_cells(o, x)
-            cells = [lowest(theirs)] if theirs else ranked_cells(
-                x, o, orbit_representatives(empty, group))[:self.width]
-            return [(c, x | 1 << c, o) for c in cells]
+            if theirs:
+                return [(lowest(theirs), x | 1 << lowest(theirs), o)]
+            cells = ranked_cells(x, o, orbit_representatives(empty, group))
+            line = self._threat_win(o, x)  # O's forced win, were it O's turn
+            if line is not None:
+                cells = [c for c in cells if not still_forces(line, o, x | 1 << c)]
+            return [(c, x | 1 << c, o) for c in cells[:width or self.width]]
         mine = winning_cells(x, o)
         if mine:
             return [(lowest(mine), x, o | mine)]

@@ -2,11 +2,15 @@
 
 PN-squared search. The upper tree, kept here, starts at the empty cube; each of its leaves is
 a *unit*: one position proved by `qubic.prover` (df-pn) within a budget of nodes, in a process
-of a `concurrent.futures` executor. The unit answers proved (with its quiet X moves),
-disproved, or unknown with its proof and disproof numbers, and an unknown leaf is expanded in
-the upper tree when it is next the most promising. Every answer is appended at once to the
-checkpoint, so the search can be stopped at any moment and resumed from it; positions are
-keyed there up to the cube's symmetries.
+of a `concurrent.futures` executor. The unit answers proved (with its quiet X moves), or not
+yet with its proof and disproof numbers, and such a leaf is expanded in the upper tree when it
+is next the most promising. A unit tries only X's few best moves, so its "disproved" is a
+failure of those, not a verdict: the leaf's proof number is set high, so the search turns
+elsewhere, and the upper tree widens: X's next best moves join a position when all of its
+moves so far are lost or failing. A failed leaf is expanded in the upper tree when it is the
+most proving again; only a position with every move lost is lost. Every answer is appended
+at once to the checkpoint, so the search can be stopped at any moment and resumed from it;
+positions are keyed there up to the cube's symmetries.
 
 The checkpoint (`qubic/proof.txt`) holds one record a line, bitboards in hex:
     W x o          X wins (proved)              L x o        X does not (disproved)
@@ -27,7 +31,7 @@ from typing import TextIO
 from qubic.board import Board
 from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
-from qubic.prover import DISPROVED, INF, PROVED, Prover, Result, x_to_move
+from qubic.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, Result, x_to_move
 from qubic.strategy import STRATEGY_FILE, format_entries
 from qubic.symmetry import stabilizer
 from qubic.verify import walk
@@ -37,6 +41,7 @@ STRATEGY = Path(__file__).with_name(STRATEGY_FILE)
 UNIT_NODES = 20_000  # df-pn expansions per unit: some ten seconds here
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
+FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
 REPORT_SECONDS = 30.0
 
 Key = tuple[int, int]
@@ -46,10 +51,11 @@ def canonical(x: int, o: int) -> Key:
     return CUBE.canonical(x, o)
 
 
-def unit(x: int, o: int, nodes: int) -> tuple[Result, list[tuple[int, int, int]]]:
-    """Prove `(x, o)` within `nodes` expansions: the result, and when proved, its quiet X
-    moves up to symmetry. Runs in a worker process."""
-    prover = Prover()
+def unit(x: int, o: int, nodes: int,
+         width: int = X_WIDTH) -> tuple[Result, list[tuple[int, int, int]]]:
+    """Prove `(x, o)` within `nodes` expansions, trying X's `width` best moves: the result,
+    and when proved, its quiet X moves up to symmetry. Runs in a worker process."""
+    prover = Prover(width=width)
     result = prover.prove(x, o, nodes)
     moves = []
     if result.status == PROVED:
@@ -102,12 +108,13 @@ class Checkpoint:
 class Node:
     """A position of the upper tree."""
 
-    __slots__ = ("cell", "children", "dn", "evaluated", "o", "parent", "pn", "x")
+    __slots__ = ("cell", "children", "dn", "evaluated", "more", "o", "parent", "pn", "x")
 
     def __init__(self, x: int, o: int, cell: int, parent: Node | None) -> None:
         self.x, self.o, self.cell, self.parent = x, o, cell, parent
         self.pn = self.dn = 1
         self.children: list[Node] | None = None
+        self.more: list[tuple[int, int, int]] = []  # X's moves not tried yet, best first
         self.evaluated = False  # a unit has searched it and left it unknown
 
     @property
@@ -123,19 +130,20 @@ class Node:
             self.pn, self.dn = min(pns, default=INF), min(INF, sum(dns))
         else:
             self.pn, self.dn = min(INF, sum(pns)), min(dns, default=INF)
-        if not self.children:
-            self.pn, self.dn = 0, INF  # every reply of O was plainly lost
+        if not self.children:  # every reply of O plainly lost, or every move of X
+            self.pn, self.dn = (INF, 0) if x_to_move(self.x, self.o) else (0, INF)
 
 
 class Solver:
     """The upper tree and the units in flight."""
 
     def __init__(self, checkpoint: Checkpoint, nodes: int, out: TextIO,
-                 start: Key = (0, 0)) -> None:
+                 start: Key = (0, 0), width: int = X_WIDTH) -> None:
         self.checkpoint = checkpoint
         self.nodes = nodes
+        self.width = width
         self.out = out
-        self.rules = Prover()  # settles and expands positions of the upper tree
+        self.rules = Prover(width=width)  # settles and expands positions of the upper tree
         self.root = Node(*start, -1, None)
         self._settle(self.root)
         self.running: dict[Future[tuple[Result, list[tuple[int, int, int]]]], Node] = {}
@@ -187,7 +195,7 @@ class Solver:
         if leaf.evaluated or stones < UNIT_STONES:
             self._expand(leaf)
         else:
-            future = executor.submit(unit, leaf.x, leaf.o, self.nodes)
+            future = executor.submit(unit, leaf.x, leaf.o, self.nodes, self.width)
             self.running[future] = leaf
             # Its parent chooses by this number: a sibling is chosen next.
             if x_to_move(leaf.x, leaf.o):
@@ -199,12 +207,24 @@ class Solver:
     def _expand(self, node: Node) -> None:
         group = stabilizer(CUBE, node.x, node.o)
         node.children = []
-        for cell, cx, co in self.rules.expand(node.x, node.o, group):
-            child = Node(cx, co, cell, node)
-            self._settle(child)
-            node.children.append(child)
-        node.update()
+        node.more = self.rules.expand(node.x, node.o, group, width=len(CUBE.cells))
+        self._widen(node)
         self._record(node)
+
+    def _widen(self, node: Node) -> None:
+        """Add X's next best moves to `node` until one is neither lost nor failing (all of
+        O's replies, at O's turn)."""
+        assert node.children is not None
+        batch = self.width if x_to_move(node.x, node.o) else len(node.more)
+        while True:
+            for cell, cx, co in node.more[:batch]:
+                child = Node(cx, co, cell, node)
+                self._settle(child)
+                node.children.append(child)
+            del node.more[:batch]
+            node.update()
+            if not _failing(node):
+                return
 
     def _settle(self, node: Node) -> None:
         """Set a new node's numbers from the checkpoint or the rules' quick verdicts."""
@@ -226,18 +246,20 @@ class Solver:
         key = canonical(leaf.x, leaf.o)
         for x, o, cell in moves:
             self.checkpoint.write("B", (x, o), cell)
-        leaf.pn, leaf.dn = result.pn, result.dn
-        if result.status == PROVED or result.status == DISPROVED:
-            self.checkpoint.write("W" if result.status == PROVED else "L", key)
+        leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
+        if result.status == PROVED:
+            self.checkpoint.write("W", key)
         else:
             leaf.evaluated = True
-            self.checkpoint.write("U", key, result.pn, result.dn)
+            self.checkpoint.write("U", key, leaf.pn, leaf.dn)
         self.checkpoint.flush()
         self._backup(leaf.parent)
 
     def _backup(self, node: Node | None) -> None:
         while node is not None:
             node.update()
+            if _failing(node):
+                self._widen(node)
             self._record(node)
             node = node.parent
 
@@ -264,23 +286,36 @@ class Solver:
         root = self.root
         print(f"{elapsed / 60:7.1f} min | units {done} ({self.counts['proved']} proved, "
               f"{self.counts['disproved']} disproved, {self.counts['unknown']} unknown) | "
-              f"{rate:,.0f} nodes/s per worker | root pn {_number(root.pn % BUSY)} "
-              f"dn {_number(root.dn % BUSY)} | book {len(self.checkpoint.book)}",
+              f"{rate:,.0f} nodes/s per worker | root pn {_number(root.pn)} "
+              f"dn {_number(root.dn)} | book {len(self.checkpoint.book)}",
               file=self.out, flush=True)
         for first in root.children or []:
             replies = first.children or []
             if not replies:
                 continue
             proved = sum(1 for reply in replies if reply.pn == 0)
-            left = " ".join(f"{format_cell(r.cell)}:{_number(r.pn % BUSY)}"
+            left = " ".join(f"{format_cell(r.cell)}:{_number(r.pn)}"
                             for r in replies if r.pn)
             print(f"    after X {format_cell(first.cell)}: O's replies proved {proved}/"
                   f"{len(replies)}; left (proof number) {left}", file=self.out, flush=True)
             break  # the first move being searched
 
 
+def _real(value: int) -> int:
+    """A proof or disproof number without the mark of a unit in flight."""
+    return value if value >= INF else value % BUSY
+
+
+def _failing(node: Node) -> bool:
+    """X's moves at `node` so far are all lost or failing, and it has more to try."""
+    assert node.children is not None
+    return (bool(node.more) and x_to_move(node.x, node.o)
+            and all(_real(child.pn) >= FAILED[0] for child in node.children))
+
+
 def _number(value: int) -> str:
-    return "inf" if value >= INF else str(value)
+    """A proof or disproof number as reported."""
+    return "inf" if value >= INF else str(_real(value))
 
 
 def write_book(checkpoint: Checkpoint, path: Path) -> int:
@@ -302,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hours", type=float, help="stop after this long (default: never)")
     parser.add_argument("--unit-nodes", type=int, default=UNIT_NODES,
                         help=f"df-pn expansions per unit (default {UNIT_NODES})")
+    parser.add_argument("--width", type=int, default=X_WIDTH,
+                        help=f"X's best ranked quiet moves tried at each position (default "
+                        f"{X_WIDTH}); keep one checkpoint to one width")
     parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT,
                         help="the file to resume from and append to (default: the package's)")
     parser.add_argument("--start", nargs="+", metavar="MOVE",
@@ -316,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
         board = Board.from_moves(parse_cell(text) for text in args.start or [])
     except ValueError as error:
         parser.error(f"bad --start moves: {error}")
-    solver = Solver(checkpoint, args.unit_nodes, sys.stdout, (board.bits[0], board.bits[1]))
+    solver = Solver(checkpoint, args.unit_nodes, sys.stdout, (board.bits[0], board.bits[1]),
+                    args.width)
     print(f"resuming with {len(checkpoint.settled)} settled positions and "
           f"{len(checkpoint.book)} quiet moves from {args.checkpoint}", flush=True)
 

@@ -5,6 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from qubic.geometry import CUBE
 from qubic.notation import parse_cell
+from qubic.prover import DISPROVED, PROVED, Prover
 from qubic.solve import Checkpoint, Solver
 from qubic.verify import walk
 from tests.test_prover import QUIET_WIN, bits
@@ -46,3 +47,16 @@ def test_a_line_cut_off_by_a_stop_is_ignored(tmp_path):
     checkpoint = Checkpoint(path)
     assert checkpoint.settled == {(1, 2): True}
     assert checkpoint.book == {(1, 2): 7}
+
+
+def test_the_upper_tree_widens_where_x_best_moves_fail(tmp_path):
+    # X wins here, but not by its single best ranked move at every position of the proof.
+    start = bits("111 133 141 143 144 233 223 323 333 441 413 443")
+    assert Prover(width=1).prove(*start, 30_000).status == DISPROVED
+    assert Prover().prove(*start, 30_000).status == PROVED
+    path = tmp_path / "proof.txt"
+    with ThreadPoolExecutor(2) as executor:
+        solver = Solver(Checkpoint(path), 40, io.StringIO(), start, width=1)
+        assert solver.solve(executor, 2, 0.1) is True
+    assert solver.counts["disproved"] > 0  # units that failed were widened past, not lost
+    assert Checkpoint(path).settled[CUBE.canonical(*start)] is True
