@@ -17,6 +17,7 @@ from datetime import datetime
 from enum import Enum
 
 from qubic import savefile
+from qubic.analysis import analyze, describe
 from qubic.board import PASS, Board, Mark
 from qubic.levels import HINT_LEVEL, LEVELS, make_player
 from qubic.notation import NotationError, format_cell, looks_like_move, parse_cell
@@ -45,6 +46,7 @@ COMMAND_HELP = [
     ("SHOW ALWAYS", "print the cube after every move; SHOW OFF stops that"),
     ("UNDO", "take back your last move and the machine's reply (two players: the last move)"),
     ("HINT", "suggest a move, without playing it"),
+    ("ANALYZE", "say who has a forced win by threats, and how to stop one"),
     ("MOVES", "list the moves so far, numbered, with who played each"),
     ("SAVE FILE", "save the game to FILE; qubic --load FILE resumes it"),
     ("LEVEL NAME", "change the machine's level; LEVEL alone names the current one"),
@@ -108,6 +110,7 @@ class Session:
             "BOARD": self._show,
             "UNDO": self._undo,
             "HINT": self._hint,
+            "ANALYZE": self._analyze,
             "MOVES": self._moves,
             "SAVE": self._save,
             "LEVEL": self._level,
@@ -305,6 +308,11 @@ class Session:
             return ["HINT TAKES NOTHING AFTER IT."]
         reply = make_player(HINT_LEVEL, self.settings.seed).choose(self.board.copy())
         return [f"HINT: {format_cell(reply.cell)}"]
+
+    def _analyze(self, argument: str) -> Output:
+        if argument:
+            return ["ANALYZE TAKES NOTHING AFTER IT."]
+        return list(describe(analyze(self.board)))
 
     def _moves(self, argument: str) -> Output:
         if argument:
