@@ -97,7 +97,8 @@ def own_moves(line: tuple[int, ...] | list[int]) -> int:
     return (len(line) + 1) // 2
 
 
-def _moves_word(count: int) -> str:
+def moves_word(count: int) -> str:
+    """`3 MOVES`, `1 MOVE`."""
     return f"{count} MOVE{'' if count == 1 else 'S'}"
 
 
@@ -110,7 +111,7 @@ def describe(analysis: Analysis) -> list[str]:
             words = [f"{mover} TO MOVE WINS AT ONCE: {format_cell(line[0])}."]
         else:
             words = [f"{mover} TO MOVE HAS A FORCED WIN BY THREATS IN "
-                     f"{_moves_word(own_moves(line))}:",
+                     f"{moves_word(own_moves(line))}:",
                      *line_rows(line, analysis.mover)]
     elif analysis.verdict is Verdict.QUIET:
         words = [f"NEITHER SIDE HAS A FORCED WIN BY THREATS (THE SEARCH LOOKS {MAX_THREATS} "
@@ -121,7 +122,7 @@ def describe(analysis: Analysis) -> list[str]:
                      f"{format_cell(line[0])}."]
         else:
             words = [f"{mover} TO MOVE HAS NO FORCED WIN; {other} HAS ONE BY THREATS IN "
-                     f"{_moves_word(own_moves(line))}, IF LEFT TO MOVE:",
+                     f"{moves_word(own_moves(line))}, IF LEFT TO MOVE:",
                      *line_rows(line, analysis.mover.other)]
         if analysis.verdict is Verdict.DEFEND:
             words.append("MOVES THAT STOP IT: "

@@ -53,6 +53,7 @@ COMMAND_HELP = [
     ("HELP", "list these commands"),
 ]
 MOVE_HINT = "TYPE A MOVE LIKE 234 OR 2,3,4, OR HELP FOR THE COMMANDS."
+YES_OR_NO = "PLEASE ANSWER YES OR NO."
 SHOW_OPTIONS = ("ALWAYS", "OFF")
 
 
@@ -116,6 +117,7 @@ class Session:
             "LEVEL": self._level,
             "HELP": self._help,
         }
+        self.help_entries = COMMAND_HELP  # what HELP lists
 
     @classmethod
     def resume(cls, settings: Settings, board: Board) -> Session:
@@ -181,7 +183,7 @@ class Session:
             return self._move_answer(text)
         choice = parse_yes_no(text)
         if choice is None:
-            return ["PLEASE ANSWER YES OR NO."]
+            return [YES_OR_NO]
         if self.stage is Stage.INSTRUCTIONS:
             self._next_game()
             return [*INSTRUCTIONS, ""] if choice else []
@@ -249,6 +251,10 @@ class Session:
             return [f"{str(error).upper()}."]
         if not self.board.is_legal(cell):
             return ["THAT SQUARE IS USED, TRY AGAIN."]
+        return self._play(cell)
+
+    def _play(self, cell: int) -> Output:
+        """A person's legal move."""
         self.board.push(cell)
         return self._after_move()
 
@@ -351,9 +357,9 @@ class Session:
         return [f"THE LEVEL IS NOW {name.upper()}."]
 
     def _help(self, argument: str) -> Output:
-        width = max(len(usage) for usage, _ in COMMAND_HELP) + 2
+        width = max(len(usage) for usage, _ in self.help_entries) + 2
         return ["AT YOUR MOVE YOU CAN TYPE:",
-                *(f"  {usage:<{width}}{meaning}" for usage, meaning in COMMAND_HELP)]
+                *(f"  {usage:<{width}}{meaning}" for usage, meaning in self.help_entries)]
 
 
 def _ply_text(cell: int) -> str:
