@@ -18,15 +18,15 @@ from qubic.geometry import CUBE, Geometry
 from qubic.hard import is_safe
 from qubic.levels import first_line_two_sides, qubic_only
 from qubic.notation import format_cell
-from qubic.threats import MAX_THREATS, ThreatSearch, still_forces, winning_cells
-from qubic.variant import Variant
+from qubic.threats import MAX_THREATS, OutOfBudget, ThreatSearch, still_forces, winning_cells
 
-UNSUPPORTED = "analysis is for two-sided games where the first line wins"
+# The positions one analysis may search: on 4x4x4 the most seen on positions from machine
+# games is about 20,000 (see benchmarks/analysis.py); bigger cubes can take far longer.
+NODES = 250_000
 
 
-def refusal(variant: Variant) -> str | None:
-    """Why `variant` cannot be analysed, in one line; None if it can."""
-    return None if first_line_two_sides(variant) else UNSUPPORTED
+class Unanswered(ValueError):
+    """A position analysis cannot answer; the message says why in one line."""
 
 
 class Verdict(Enum):
@@ -55,13 +55,26 @@ class Analysis:
 
 def analyze(board: Board, search: ThreatSearch | None = None,
             book: strategy.Entries | None = None) -> Analysis:
-    """The analysis of `board` (a two-sided first-line game, not over) for the side to move;
-    the board is not changed. `book` is the strategy book asked (the shipped one if None)."""
+    """The analysis of `board` for the side to move; the board is not changed. `search` may
+    bring its own budget (else NODES positions); `book` is the strategy book asked (the
+    shipped one if None). Unanswered for a game over, a variant the theory does not cover
+    (more sides, or lines that score) or a search out of budget."""
+    if not first_line_two_sides(board.variant):
+        raise Unanswered("analysis is for two-sided games where the first line wins")
+    if board.is_over():
+        raise Unanswered("the game is over")
+    search = search if search is not None else ThreatSearch(NODES, geometry=board.geometry)
+    try:
+        return _analyze(board, search, strategy.shipped() if book is None else book)
+    except OutOfBudget:
+        raise Unanswered("the search ran out of its budget on this board") from None
+
+
+def _analyze(board: Board, search: ThreatSearch, book: strategy.Entries) -> Analysis:
     geometry = board.geometry
-    search = search if search is not None else ThreatSearch(geometry=geometry)
     mover = board.turn
     me, you = board.bits[mover], board.bits[mover.other]
-    perfect = proof_winner(board, strategy.shipped() if book is None else book)
+    perfect = proof_winner(board, book)
     line = search.forced_win(me, you)
     if line is not None:
         return Analysis(Verdict.WIN, mover, tuple(line),

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from qubic.analysis import Verdict, analyze, refusal
+from qubic.analysis import Unanswered, Verdict, analyze
 from qubic.board import Board, IllegalMoveError
 from qubic.levels import DEFAULT_LEVEL, LEVELS, make_player
 from qubic.notation import NotationError, format_cell, parse_cell
@@ -126,12 +126,10 @@ class Engine:
     def _analyze(self, args: list[str]) -> list[str]:
         if args:
             raise ProtocolError("analyze takes nothing after it")
-        reason = refusal(self.variant)
-        if reason is not None:
-            raise ProtocolError(reason)
-        if self.board.is_over():
-            raise ProtocolError("the game is over")
-        analysis = analyze(self.board)
+        try:
+            analysis = analyze(self.board)
+        except Unanswered as error:
+            raise ProtocolError(str(error)) from None
         cells = analysis.stops if analysis.verdict is Verdict.DEFEND else analysis.line
         geometry = self.board.geometry
         return [" ".join(["analysis", analysis.verdict.value,

@@ -17,7 +17,7 @@ from datetime import datetime
 from enum import Enum
 
 from qubic import savefile
-from qubic.analysis import analyze, describe, refusal
+from qubic.analysis import Unanswered, analyze, describe
 from qubic.board import PASS, Board, Mark
 from qubic.levels import LEVELS, hint_level, make_player
 from qubic.notation import NotationError, format_cell, looks_like_move, parse_cell
@@ -402,10 +402,10 @@ class Session:
     def _analyze(self, argument: str) -> Output:
         if argument:
             return ["ANALYZE TAKES NOTHING AFTER IT."]
-        reason = refusal(self.variant)
-        if reason is not None:
-            return [f"{reason.upper()}."]
-        return list(describe(analyze(self.board), self.board.geometry))
+        try:
+            return list(describe(analyze(self.board), self.board.geometry))
+        except Unanswered as error:
+            return [f"{str(error).upper()}."]
 
     def _moves(self, argument: str) -> Output:
         if argument:
