@@ -3,31 +3,41 @@
 Puzzles are mined from seeded games between machine players at mixed levels: a position of
 the game whose shortest forced win by threats is at least as long as asked is played forward
 along that win (the attacker's threat and its forced block at a time) until exactly as long.
-Long wins are rare in games, so when a game has none long enough its longest is lengthened
-backwards instead: a threat and its block are taken back (the attacker's stone and the
-defender's on a line holding three of the attacker's and one of the defender's), kept only
-when the shortest win grows by exactly one move. Every puzzle is checked: its shortest win is
-exactly as long as asked, and a plausible move (a threat, or the heuristic's favourite) does
-not win.
+Long wins are rare in games, so when a game has none long enough its longest wins are
+lengthened backwards instead: a stone of each side is taken back at a time, kept only when
+the shortest win grows without passing the length asked. Every puzzle is checked: its
+shortest win is exactly as long as asked, and a plausible move (a threat, or the heuristic's
+favourite) does not win. Searches are bounded in positions, not time, so a seed always gives
+the same puzzle.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
 from qubic.analysis import own_moves
 from qubic.board import Board, Mark, iter_bits
-from qubic.hard import is_safe
+from qubic.hard import decide, is_safe
 from qubic.heuristic import score_cells
 from qubic.levels import make_player
-from qubic.threats import ThreatSearch, lowest, threat_moves, winning_cells
+from qubic.threats import (
+    OutOfBudget,
+    ThreatSearch,
+    lowest,
+    still_forces,
+    threat_moves,
+    winning_cells,
+)
 
 LENGTHS = range(1, 13)  # the puzzle lengths one can ask for, in own moves
 MIXED = (2, 2, 3, 3, 3, 4, 4, 5, 5, 6, 7, 8)  # the lengths a sitting draws from by default
 LEVEL_MIX = ("easy", "normal", "normal", "hard")  # the levels of the games puzzles come from
+HARD_NODES = 20_000  # hard's threat-search positions a move in those games: quick, reproducible
+GAME_NODES = 300_000  # threat-search positions spent on one game's positions before the next
 SIDES = (Mark.X, Mark.O)  # puzzles are QUBIC: two sides
 LENGTHENED = 4  # a game's positions whose win is lengthened, longest first, before the next
 
@@ -42,10 +52,6 @@ class Puzzle:
 
     def board(self) -> Board:
         return Board.from_moves(self.moves)
-
-    @property
-    def attacker(self) -> Mark:
-        return Mark.X if len(self.moves) % 2 == 0 else Mark.O
 
     @property
     def length(self) -> int:
@@ -71,26 +77,39 @@ def generate(rng: random.Random, length: int) -> Puzzle:
         raise ValueError(f"a puzzle is {LENGTHS[0]} to {LENGTHS[-1]} moves long, not {length}")
     search = ThreatSearch()
     while True:
-        puzzle = _from_game(_game(rng), length, search, rng)
+        moves = machine_game(rng)
+        search.set_budget(GAME_NODES)
+        try:
+            puzzle = _from_game(moves, length, search, rng)
+        except OutOfBudget:
+            continue
         if puzzle is not None:
             return puzzle
 
 
-def _game(rng: random.Random) -> list[int]:
-    """The moves of a whole game between two seeded machine players at levels from LEVEL_MIX."""
-    players = [make_player(rng.choice(LEVEL_MIX), rng.randrange(2**32)) for _ in SIDES]
+def machine_game(rng: random.Random) -> list[int]:
+    """The moves of a whole game between two seeded machine players at levels from LEVEL_MIX
+    (hard searching at most HARD_NODES positions a move)."""
+    movers = [_mover(rng.choice(LEVEL_MIX), rng.randrange(2**32)) for _ in SIDES]
     board = Board()
     while not board.is_over():
-        board.push(players[board.turn].choose(board).cell)
+        board.push(movers[board.turn](board))
     return board.moves
+
+
+def _mover(level: str, seed: int) -> Callable[[Board], int]:
+    if level == "hard":
+        return lambda board: decide(board, ThreatSearch(HARD_NODES), seed)
+    player = make_player(level, seed)
+    return lambda board: player.choose(board).cell
 
 
 def _from_game(moves: list[int], length: int, search: ThreatSearch,
                rng: random.Random) -> Puzzle | None:
     """The first position of the game with a forced win at least `length` long, played
-    forward to exactly that; else its longest win, lengthened backwards; None if neither
-    passes the check."""
-    wins: list[tuple[int, Board]] = []  # the positions with a shorter forced win
+    forward to exactly that; else its longest wins, lengthened backwards; None if neither
+    passes the check. Raises OutOfBudget."""
+    wins: list[tuple[list[int], Board]] = []  # the shorter forced wins, and their positions
     board = Board()
     for cell in moves:
         me, you = board.bits[board.turn], board.bits[board.turn.other]
@@ -105,32 +124,32 @@ def _from_game(moves: list[int], length: int, search: ThreatSearch,
                 if puzzle is not None:
                     return puzzle
             else:
-                wins.append((found, board.copy()))
+                wins.append((line, board.copy()))
         board.push(cell)
-    for found, start in sorted(wins, key=lambda win: -win[0])[:LENGTHENED]:
-        lengthened = _lengthen(start, found, length, search, rng)
+    for line, start in sorted(wins, key=lambda win: -len(win[0]))[:LENGTHENED]:
+        lengthened = _lengthen(start, line, length, search, rng)
         puzzle = None if lengthened is None else check(lengthened, length, search)
         if puzzle is not None:
             return puzzle
     return None
 
 
-def _lengthen(board: Board, found: int, length: int, search: ThreatSearch,
+def _lengthen(board: Board, line: list[int], length: int, search: ThreatSearch,
               rng: random.Random) -> Board | None:
-    """`board`, whose shortest forced win is `found` moves, with a stone of each side taken
-    back at a time until that win is `length` moves; None when no taking back lengthens it
-    without overshooting."""
-    attacker = board.turn
-    stones = [[c for c in board.moves if board.bits[mark] >> c & 1] for mark in SIDES]
-    while found < length:
-        pairs = [(a, b) for a in stones[attacker] for b in stones[attacker.other]]
+    """`board`, whose shortest forced win is `line`, with a stone of each side taken back at
+    a time, in an order `rng` shuffles, until that win is `length` own moves; None when no
+    taking back lengthens it without overshooting."""
+    while own_moves(line) < length:
+        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        pairs = [(a, b) for a in iter_bits(me) for b in iter_bits(you)]
         rng.shuffle(pairs)
-        me, you = board.bits[attacker], board.bits[attacker.other]
         for a, b in pairs:
-            line = search.forced_win(me & ~(1 << a), you & ~(1 << b))
-            if line is not None and found < own_moves(line) <= length:
-                board = _without(board, a, b)
-                found = own_moves(line)
+            fewer, theirs = me & ~(1 << a), you & ~(1 << b)
+            if still_forces(line, fewer, theirs):
+                continue  # the win is no longer than it was
+            longer = search.forced_win(fewer, theirs)
+            if longer is not None and own_moves(line) < own_moves(longer) <= length:
+                board, line = _without(board, a, b), longer
                 break
         else:
             return None
