@@ -20,9 +20,9 @@ from qubic.levels import first_line_two_sides, qubic_only
 from qubic.notation import format_cell
 from qubic.threats import MAX_THREATS, OutOfBudget, ThreatSearch, still_forces, winning_cells
 
-# The positions one analysis may search: on 4x4x4 the most seen on positions from machine
-# games is about 20,000 (see benchmarks/analysis.py); bigger cubes can take far longer.
-NODES = 250_000
+# The positions one analysis may search, about a second: on 4x4x4 the most seen in positions
+# from machine games is under 200,000 (benchmarks/analysis.py); bigger cubes can take longer.
+NODES = 400_000
 
 
 class Unanswered(ValueError):
@@ -75,13 +75,16 @@ def _analyze(board: Board, search: ThreatSearch, book: strategy.Entries) -> Anal
     mover = board.turn
     me, you = board.bits[mover], board.bits[mover.other]
     perfect = proof_winner(board, book)
-    line = search.forced_win(me, you)
-    if line is not None:
+    # Whether there is a win at all is quicker to settle than which is the shortest.
+    if search.forced_win(me, you, shortest=False) is not None:
+        line = search.forced_win(me, you)
+        assert line is not None
         return Analysis(Verdict.WIN, mover, tuple(line),
                         at_once=_at_once(line, me, you, board), perfect=perfect)
-    theirs = search.forced_win(you, me)
-    if theirs is None:
+    if search.forced_win(you, me, shortest=False) is None:
         return Analysis(Verdict.QUIET, mover, perfect=perfect)
+    theirs = search.forced_win(you, me)
+    assert theirs is not None
     # A move the opponent's line still forces through is no stop: no search needed for it.
     stops = tuple(cell for cell in board.legal_moves()
                   if not still_forces(theirs, you, me | 1 << cell, geometry)
