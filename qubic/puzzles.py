@@ -145,10 +145,11 @@ def _lengthen(board: Board, line: list[int], length: int, search: ThreatSearch,
         rng.shuffle(pairs)
         for a, b in pairs:
             fewer, theirs = me & ~(1 << a), you & ~(1 << b)
-            if still_forces(line, fewer, theirs):
-                continue  # the win is no longer than it was
-            longer = search.forced_win(fewer, theirs)
-            if longer is not None and own_moves(line) < own_moves(longer) <= length:
+            if still_forces(line, fewer, theirs) or search.forced_win(
+                    fewer, theirs, length, shortest=False) is None:
+                continue  # the win is no longer than it was, or longer than asked
+            longer = search.forced_win(fewer, theirs, length)
+            if longer is not None and own_moves(line) < own_moves(longer):
                 board, line = _without(board, a, b), longer
                 break
         else:
