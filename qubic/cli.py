@@ -81,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "stdin/stdout for other programs (see README), or solve puzzles")
     parser.add_argument("--version", action="version", version=f"qubic {package_version()}")
     parser.add_argument("--seed", type=int, metavar="N",
-                        help="seed the machine's choices: same seed and moves, same replies")
+                        help="seed the machine's choices: same seed and moves, same replies; "
+                        "with puzzle, the puzzles")
     levels = ", ".join(LEVELS)
     parser.add_argument("--level", type=str.lower, choices=list(LEVELS), metavar="NAME",
                         help=f"how well the machine plays: {levels} (default {DEFAULT_LEVEL}); "
