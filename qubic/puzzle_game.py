@@ -100,7 +100,7 @@ class PuzzleSession(Session):
         if self.stage is not Stage.PLAY_AGAIN:
             return super().answer(text)
         choice = parse_yes_no(text)
-        if choice is None or text.strip().upper() in LEAVE:
+        if choice is None:
             return super().answer(text)  # QUIT leaves; anything else asks again
         if choice:
             return self._next_puzzle()
@@ -134,7 +134,9 @@ class PuzzleSession(Session):
     def _line(self) -> list[int]:
         """The shortest forced win from the current position (there always is one)."""
         me, you = self.board.bits[self.board.turn], self.board.bits[self.board.turn.other]
-        return self.search.forced_win(me, you) or []
+        line = self.search.forced_win(me, you)
+        assert line is not None, "every position of a puzzle keeps its win"
+        return line
 
     def _play(self, cell: int) -> Output:
         judgement = judge(self.board, cell, self.search)
