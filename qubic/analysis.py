@@ -80,7 +80,7 @@ def _analyze(board: Board, search: ThreatSearch, book: strategy.Entries) -> Anal
         line = search.forced_win(me, you)
         assert line is not None
         return Analysis(Verdict.WIN, mover, tuple(line),
-                        at_once=_at_once(line, me, you, board), perfect=perfect)
+                        at_once=_at_once(line, me, you, geometry), perfect=perfect)
     if search.forced_win(you, me, shortest=False) is None:
         return Analysis(Verdict.QUIET, mover, perfect=perfect)
     theirs = search.forced_win(you, me)
@@ -90,7 +90,7 @@ def _analyze(board: Board, search: ThreatSearch, book: strategy.Entries) -> Anal
                   if not still_forces(theirs, you, me | 1 << cell, geometry)
                   and is_safe(search, me, you, cell))
     return Analysis(Verdict.DEFEND if stops else Verdict.LOST, mover, tuple(theirs), stops,
-                    _at_once(theirs, you, me, board), perfect)
+                    _at_once(theirs, you, me, geometry), perfect)
 
 
 def proof_winner(board: Board, book: strategy.Entries) -> Mark | None:
@@ -103,14 +103,15 @@ def proof_winner(board: Board, book: strategy.Entries) -> Mark | None:
     return None if found is None else first
 
 
-def _at_once(line: list[int], me: int, you: int, board: Board) -> bool:
-    return bool(winning_cells(me, you, board.geometry) >> line[0] & 1)
+def _at_once(line: list[int], me: int, you: int, geometry: Geometry) -> bool:
+    """Whether the line's first move completes a line of `me`'s."""
+    return bool(winning_cells(me, you, geometry) >> line[0] & 1)
 
 
 def line_rows(line: tuple[int, ...] | list[int], attacker: Mark,
               geometry: Geometry = CUBE) -> list[str]:
-    """A forced win (of more than a move) as numbered rows, one per own move with the forced
-    reply beside it: `  1. X 234  O 143`, the last `  4. X 121  TWO THREATS AT ONCE`."""
+    """A forced win that ends in two threats as numbered rows, one per own move with the
+    forced reply beside it: `  1. X 234  O 143`, the last `  4. X 121  TWO THREATS AT ONCE`."""
     defender = attacker.other
     rows = []
     for number, index in enumerate(range(0, len(line), 2), start=1):
