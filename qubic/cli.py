@@ -7,12 +7,15 @@ import os
 import signal
 import sys
 from dataclasses import fields
+from datetime import date
 from importlib.metadata import PackageNotFoundError, version
 
 from qubic import engine, savefile
 from qubic.console import PipedAsker, TerminalAsker, TypeAhead, run
 from qubic.game import COMMAND_HELP, Session
 from qubic.levels import DEFAULT_LEVEL, LEVELS
+from qubic.puzzle_game import PuzzleSession
+from qubic.puzzles import LENGTHS
 from qubic.settings import PLAYERS, Settings, parse_seconds
 from qubic.text import table
 from qubic.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
@@ -59,18 +62,27 @@ def pause_seconds(text: str) -> float:
                                          ) from None
 
 
+def day(text: str) -> date:
+    """argparse's type for a date."""
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-03-14") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The options. Those that set up a game default to SUPPRESS, so that the ones given are
     exactly the attributes present: --load refuses them, a new game takes Settings' defaults."""
     parser = argparse.ArgumentParser(prog="qubic", description=DESCRIPTION, epilog=epilog(),
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      argument_default=argparse.SUPPRESS)
-    parser.add_argument("mode", nargs="?", choices=["play", "engine"], default="play",
-                        help="play the game (the default), or run the engine protocol on "
-                        "stdin/stdout for other programs (see README)")
+    parser.add_argument("mode", nargs="?", choices=["play", "engine", "puzzle"], default="play",
+                        help="play the game (the default), run the engine protocol on "
+                        "stdin/stdout for other programs (see README), or solve puzzles")
     parser.add_argument("--version", action="version", version=f"qubic {package_version()}")
     parser.add_argument("--seed", type=int, metavar="N",
-                        help="seed the machine's choices: same seed and moves, same replies")
+                        help="seed the machine's choices: same seed and moves, same replies; "
+                        "with puzzle, the puzzles")
     levels = ", ".join(LEVELS)
     parser.add_argument("--level", type=str.lower, choices=list(LEVELS), metavar="NAME",
                         help=f"how well the machine plays: {levels} (default {DEFAULT_LEVEL}); "
@@ -104,6 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pause", type=pause_seconds, metavar="SECONDS",
                         help=f"with --players 0, the pause between moves (default {PAUSE}; "
                         "none when output is not a terminal; 0 for none)")
+    parser.add_argument("--moves", type=int, choices=list(LENGTHS), metavar="N",
+                        help="with puzzle: each puzzle's win takes N of your moves, 1-12 "
+                        "(default: mixed)")
+    parser.add_argument("--daily", action="store_true",
+                        help="with puzzle: today's puzzle, the same for everyone")
+    parser.add_argument("--date", type=day, metavar="YYYY-MM-DD",
+                        help="with puzzle: that day's daily puzzle (implies --daily)")
     parser.add_argument("--no-color", action="store_true", default=False,
                         help="no colour (also when NO_COLOR is set, or output is not a terminal)")
     return parser
@@ -154,13 +173,18 @@ def play(argv: list[str] | None) -> int:
     given = {field.name: getattr(args, field.name) for field in fields(Settings)
              if hasattr(args, field.name)}
     changes = {name: getattr(args, name) for name in VARIANT_OPTIONS if hasattr(args, name)}
+    puzzle_options = [name for name in ("moves", "daily", "date") if hasattr(args, name)]
+    if args.mode != "puzzle" and puzzle_options:
+        parser.error(f"--{puzzle_options[0]} is for qubic puzzle")
     if args.mode == "engine":
         extra = set(given) - {"level", "seed"} | {"load", "pause"} & set(vars(args)) | set(changes)
         if extra:
             parser.error(f"the engine takes only --level and --seed, not --{extra.pop()}"
                          .replace("_", "-"))
         return engine.run(given.get("level", DEFAULT_LEVEL), given.get("seed"))
-    if hasattr(args, "load"):
+    if args.mode == "puzzle":
+        session: Session = puzzle_session(parser, args, given, changes)
+    elif hasattr(args, "load"):
         if given or changes:
             option = "--" + next(iter([*given, *changes])).replace("_", "-")
             parser.error(f"--load resumes the saved game with its own options: drop {option}")
@@ -196,3 +220,17 @@ def play(argv: list[str] | None) -> int:
         return run(session, asker, spinner=terminal, colour=colour, pause=pause,
                    typeahead=typeahead, wrap=terminal)
     return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause)
+
+
+def puzzle_session(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                   given: dict[str, object], changes: dict[str, object]) -> PuzzleSession:
+    """The puzzle sitting the options ask for (on the 4x4x4 cube): --moves, and --seed or
+    --daily/--date."""
+    extra = set(given) - {"seed"} | {"load", "pause"} & set(vars(args)) | set(changes)
+    if extra:
+        parser.error(f"qubic puzzle takes --moves, --seed, --daily and --date, not "
+                     f"--{extra.pop()}".replace("_", "-"))
+    daily = getattr(args, "date", None) or (date.today() if hasattr(args, "daily") else None)
+    if daily is not None and "seed" in given:
+        parser.error("--daily gives everyone the same puzzle: it takes no --seed")
+    return PuzzleSession(given.get("seed"), getattr(args, "moves", None), daily)

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from qubic.analysis import Unanswered, Verdict, analyze
 from qubic.board import Board, IllegalMoveError
 from qubic.levels import DEFAULT_LEVEL, LEVELS, make_player
 from qubic.notation import NotationError, format_cell, parse_cell
@@ -40,6 +41,7 @@ class Engine:
             "position": self._position,
             "go": self._go,
             "newgame": self._newgame,
+            "analyze": self._analyze,
         }
 
     def handle(self, line: str) -> list[str]:
@@ -120,6 +122,18 @@ class Engine:
             self.players[level] = make_player(level, self.seed)
         reply = self.players[level].choose(self.board.copy(), seconds)
         return [f"bestmove {format_cell(reply.cell, self.board.geometry)}"]
+
+    def _analyze(self, args: list[str]) -> list[str]:
+        if args:
+            raise ProtocolError("analyze takes nothing after it")
+        try:
+            analysis = analyze(self.board)
+        except Unanswered as error:
+            raise ProtocolError(str(error)) from None
+        cells = analysis.stops if analysis.verdict is Verdict.DEFEND else analysis.line
+        geometry = self.board.geometry
+        return [" ".join(["analysis", analysis.verdict.value,
+                          *(format_cell(cell, geometry) for cell in cells)])]
 
 
 def run(level: str = DEFAULT_LEVEL, seed: int | None = None, stdin: TextIO = sys.stdin,

@@ -17,6 +17,7 @@ from datetime import datetime
 from enum import Enum
 
 from qubic import savefile
+from qubic.analysis import Unanswered, analyze, describe
 from qubic.board import PASS, Board, Mark
 from qubic.levels import LEVELS, hint_level, make_player
 from qubic.notation import NotationError, format_cell, looks_like_move, parse_cell
@@ -36,6 +37,7 @@ COMMAND_HELP = [
     ("UNDO", "take back your last move and the machine's replies (two players: the last "
              "move); a turn that passed cannot be taken back"),
     ("HINT", "suggest a move, without playing it"),
+    ("ANALYZE", "say who has a forced win by threats, and how to stop one"),
     ("MOVES", "list the moves so far, numbered, with who played each"),
     ("LINES [MARK]", "list the lines each side (or MARK) has made"),
     ("SAVE FILE", "save the game to FILE; qubic --load FILE resumes it; SAVE alone saves "
@@ -94,6 +96,7 @@ class Session:
             "BOARD": self._show,
             "UNDO": self._undo,
             "HINT": self._hint,
+            "ANALYZE": self._analyze,
             "MOVES": self._moves,
             "LINES": self._lines,
             "SAVE": self._save,
@@ -273,6 +276,10 @@ class Session:
         if owner is not None:
             name = format_cell(cell, self.board.geometry)
             return [f"{name} IS TAKEN BY {owner.name}{self._owner(owner)}. TRY ANOTHER SQUARE."]
+        return self._play(cell)
+
+    def _play(self, cell: int) -> Output:
+        """A person's legal move."""
         self.board.push(cell)
         return self._after_move()
 
@@ -391,6 +398,14 @@ class Session:
         level = hint_level(self.variant)
         reply = make_player(level, self.settings.seed).choose(self.board.copy())
         return [f"HINT: {format_cell(reply.cell, self.board.geometry)}"]
+
+    def _analyze(self, argument: str) -> Output:
+        if argument:
+            return ["ANALYZE TAKES NOTHING AFTER IT."]
+        try:
+            return list(describe(analyze(self.board), self.board.geometry))
+        except Unanswered as error:
+            return [f"{str(error).upper()}."]
 
     def _moves(self, argument: str) -> Output:
         if argument:

@@ -217,7 +217,8 @@ def test_completion_words_follow_the_question():
     session = Session()
     assert session.words() == ("YES", "NO", "QUIT", "EXIT")
     session = started()
-    commands = {"UNDO", "HINT", "MOVES", "LINES", "SAVE", "EXPORT", "HELP", "SHOW", "QUIT", "EXIT"}
+    commands = {"UNDO", "HINT", "ANALYZE", "MOVES", "LINES", "SAVE", "EXPORT", "HELP", "SHOW",
+                "QUIT", "EXIT"}
     assert commands == set(session.words()) - {"BOARD", "LEVEL"}
     assert session.words("sh") == session.words()
     assert session.words("show ") == session.words("SHOW al") == ("ALWAYS", "OFF")

@@ -1,0 +1,193 @@
+"""The puzzle sitting: one puzzle after another, each played out against the best defence.
+
+A `PuzzleSession` is driven by the console exactly like a game `Session`, whose move reading,
+SHOW and questions it shares. A move that keeps the forced win is answered at once by the
+machine's best defence; one that lets it slip is refused with the defence that now holds, and
+the position stays as it was. No terminal in sight.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+
+from qubic.analysis import line_rows, moves_word
+from qubic.board import iter_bits
+from qubic.game import (
+    COMMAND_HELP,
+    GOODBYE,
+    LEAVE,
+    SHOW_OPTIONS,
+    Output,
+    Session,
+    Stage,
+    parse_yes_no,
+)
+from qubic.notation import format_cell
+from qubic.puzzles import Outcome, Puzzle, daily_seed, judge, sitting_puzzle
+from qubic.render import Picture
+from qubic.settings import Settings
+from qubic.text import table
+from qubic.threats import ThreatSearch, new_threats
+
+INTRO = """\
+QUBIC PUZZLES
+
+IN EACH PUZZLE YOU, TO MOVE, HAVE A FORCED WIN BY THREATS: MAKE THREE IN A LINE
+WITH THE FOURTH SQUARE EMPTY, SO THE MACHINE MUST BLOCK, AGAIN AND AGAIN, UNTIL
+YOU MAKE TWO THREATS AT ONCE. THE MACHINE DEFENDS AS WELL AS IT CAN. A MOVE THAT
+LETS THE WIN SLIP IS REFUSED. HINT NAMES THE NEXT MOVE, SOLUTION THE WHOLE LINE,
+SKIP GIVES THE PUZZLE UP, HELP LISTS EVERY COMMAND.
+""".splitlines()
+ANOTHER = "ANOTHER PUZZLE?"
+PUZZLE_HELP = [
+    *((usage, meaning) for usage, meaning in COMMAND_HELP if usage.split()[0] in ("234", "SHOW")),
+    ("HINT", "name the next move of a winning line"),
+    ("SOLUTION", "show the whole winning line from here (the puzzle then does not count)"),
+    ("SKIP", "give this puzzle up and see its solution"),
+    ("HELP", "list these commands"),
+    ("QUIT or EXIT", "leave (at any question); Ctrl-C or Ctrl-D leaves at once"),
+]
+
+
+class PuzzleSession(Session):
+    """A sitting of puzzles, seeded by `seed` (random when None) or by the day `day`, each
+    `length` own moves long (mixed lengths when None); it counts those solved and tried."""
+
+    def __init__(self, seed: int | None = None, length: int | None = None,
+                 day: date | None = None) -> None:
+        super().__init__(Settings(players=2, always_show=True))  # the machine answers within
+        self.day = day
+        self.seed = daily_seed(day) if day is not None else (
+            seed if seed is not None else random.randrange(2**32))
+        self.told_seed = seed is None and day is None  # a random sitting says how to repeat it
+        self.length = length
+        self.number = self.solved = 0
+        self.puzzle: Puzzle | None = None
+        self.search = ThreatSearch()
+        self.helped = False  # SOLUTION was shown for this puzzle
+        self.commands = {
+            "SHOW": self._show,
+            "BOARD": self._show,
+            "HINT": self._hint,
+            "SOLUTION": self._solution,
+            "SKIP": self._skip,
+            "HELP": self._help,
+            "QUIT": self._leave,
+            "EXIT": self._leave,
+        }
+        self.arguments = {"SHOW": SHOW_OPTIONS, "BOARD": SHOW_OPTIONS}
+
+    @property
+    def prompt(self) -> str:
+        return ANOTHER if self.stage is Stage.PLAY_AGAIN else self.stage.value
+
+    @property
+    def status(self) -> str:
+        solved = f"SOLVED {self.solved} OF {self.number}"
+        if self.puzzle is None or self.stage is not Stage.MOVE:
+            return solved
+        return (f"PUZZLE {self.number} | {moves_word(self.puzzle.length)} | {solved} | "
+                f"YOU PLAY {self.board.turn.name}")
+
+    def start(self) -> Output:
+        lines: Output = [*INTRO, ""]
+        if self.told_seed:
+            lines += [f"THESE PUZZLES COME AGAIN WITH: qubic puzzle --seed {self.seed}", ""]
+        return lines + self._next_puzzle()
+
+    def answer(self, text: str) -> Output:
+        if self.stage is not Stage.PLAY_AGAIN:
+            return super().answer(text)
+        choice = parse_yes_no(text)
+        if choice is None:
+            return super().answer(text)  # QUIT leaves; anything else asks again
+        if choice:
+            return self._next_puzzle()
+        self.stage = Stage.DONE
+        return [GOODBYE]
+
+    def _next_puzzle(self) -> Output:
+        self.number += 1
+        self.puzzle = sitting_puzzle(self.seed, self.number, self.length)
+        self.board = self.puzzle.board()
+        self.helped = False
+        self.stage = Stage.MOVE
+        title = f"PUZZLE {self.number}"
+        if self.day is not None and self.number == 1:
+            title = f"THE PUZZLE OF {self.day.isoformat()}"
+        return [f"{title}: YOU PLAY {self.board.turn.name}, TO MOVE. "
+                f"WIN BY THREATS IN {moves_word(self.puzzle.length)}.", Picture.of(self.board)]
+
+    def _leave(self, argument: str) -> Output:
+        if argument:
+            return [f"{' AND '.join(LEAVE)} TAKE NOTHING AFTER THEM."]
+        self.stage = Stage.DONE
+        return [self._tally(), GOODBYE]
+
+    def _help(self, argument: str) -> Output:
+        return ["AT YOUR MOVE YOU CAN TYPE:", *table(PUZZLE_HELP)]
+
+    def _tally(self) -> str:
+        return f"PUZZLES SOLVED: {self.solved} OF {self.number}."
+
+    def _line(self) -> list[int]:
+        """The shortest forced win from the current position (there always is one)."""
+        me, you = self.board.bits[self.board.turn], self.board.bits[self.board.turn.other]
+        line = self.search.forced_win(me, you)
+        assert line is not None, "every position of a puzzle keeps its win"
+        return line
+
+    def _play(self, cell: int) -> Output:
+        judgement = judge(self.board, cell, self.search)
+        if judgement.outcome is Outcome.SOLVED:
+            self.board.push(cell)
+            self.stage = Stage.PLAY_AGAIN
+            self.solved += not self.helped
+            how = ("FOUR IN A LINE." if self.board.winner is not None
+                   else "TWO THREATS AT ONCE: THE MACHINE CANNOT BLOCK BOTH.")
+            verdict = "DONE, WITH THE SOLUTION SHOWN" if self.helped else "SOLVED"
+            return [Picture.of(self.board), f"{verdict}! {how}", self._tally()]
+        assert judgement.reply is not None
+        reply = format_cell(judgement.reply)
+        if judgement.outcome is Outcome.LOSES:
+            reason = f"THE MACHINE WOULD WIN AT {reply}"
+        elif judgement.outcome is Outcome.BLOCKED:
+            reason = f"{self._reply_words(cell, judgement.reply)}, AND YOUR THREATS RUN OUT"
+        elif judgement.outcome is Outcome.ANSWERED:
+            reason = f"THE MACHINE WOULD ANSWER {reply}, AND NO FORCED WIN WOULD REMAIN"
+        else:
+            said = self._reply_words(cell, judgement.reply)
+            self.board.push(cell)
+            self.board.push(judgement.reply)
+            return [f"{said}.", *self._after_move()]
+        return [f"{format_cell(cell)} LETS THE WIN SLIP: {reason}. "
+                "THE POSITION IS AS IT WAS: TRY AGAIN."]
+
+    def _reply_words(self, cell: int, reply: int) -> str:
+        """The machine's reply to `cell` in words: a block (and any threat it makes) or not."""
+        turn = self.board.turn
+        me, you = self.board.bits[turn] | 1 << cell, self.board.bits[turn.other]
+        words = f"THE MACHINE BLOCKS AT {format_cell(reply)}" if new_threats(me, you, cell) \
+            else f"THE MACHINE MOVES TO {format_cell(reply)}"
+        threats = [format_cell(c) for c in iter_bits(new_threats(you | 1 << reply, me, reply))]
+        return f"{words}, THREATENING {' AND '.join(threats)}" if threats else words
+
+    def _hint(self, argument: str) -> Output:
+        if argument:
+            return ["HINT TAKES NOTHING AFTER IT."]
+        return [f"HINT: {format_cell(self._line()[0])}"]
+
+    def _solution(self, argument: str) -> Output:
+        if argument:
+            return ["SOLUTION TAKES NOTHING AFTER IT."]
+        self.helped = True
+        return ["THE WIN FROM HERE (THIS PUZZLE NO LONGER COUNTS AS SOLVED):",
+                *line_rows(self._line(), self.board.turn)]
+
+    def _skip(self, argument: str) -> Output:
+        if argument:
+            return ["SKIP TAKES NOTHING AFTER IT."]
+        rows = line_rows(self._line(), self.board.turn)
+        self.stage = Stage.PLAY_AGAIN
+        return ["THE WIN FROM HERE WAS:", *rows, self._tally()]
