@@ -31,6 +31,7 @@ Exit status: 0 when you leave (QUIT, EXIT, NO to another game, Ctrl-D), 130 on
 Ctrl-C, 2 for a bad option or a save that cannot be loaded."""
 
 PAUSE = 0.5  # seconds between moves when the machine plays itself
+BOARDS = ["wide", "tall"]  # the console's layouts of the board (--board)
 WATCHING = ("level_o", "pause")  # options that mean something only with --players 0
 BROKEN_PIPE = 128 + signal.SIGPIPE  # the status a shell shows for a tool whose reader left
 
@@ -96,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sides", type=int, metavar="N",
                         help=f"marks playing, {SIDES[0]}-{SIDES[-1]}: X O Y Z")
     parser.add_argument("--always-show", action="store_true",
-                        help="print the board after every move (SHOW ALWAYS / SHOW OFF in game)")
+                        help="print the board after every move, once the machine has replied "
+                        "(SHOW ALWAYS / SHOW OFF in game)")
     parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
                         help="time for each of your turns; when it runs out, the turn passes")
     parser.add_argument("--load", metavar="FILE",
@@ -104,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pause", type=pause_seconds, metavar="SECONDS",
                         help=f"with --players 0, the pause between moves (default {PAUSE}; "
                         "none when output is not a terminal; 0 for none)")
+    parser.add_argument("--board", type=str.lower, choices=BOARDS, metavar="LAYOUT",
+                        help="the cube's levels side by side (wide) or one under another "
+                        "(tall); default wide when the terminal is wide enough")
     parser.add_argument("--no-color", action="store_true", default=False,
                         help="no colour (also when NO_COLOR is set, or output is not a terminal)")
     return parser
@@ -155,7 +160,8 @@ def play(argv: list[str] | None) -> int:
              if hasattr(args, field.name)}
     changes = {name: getattr(args, name) for name in VARIANT_OPTIONS if hasattr(args, name)}
     if args.mode == "engine":
-        extra = set(given) - {"level", "seed"} | {"load", "pause"} & set(vars(args)) | set(changes)
+        playing = {"load", "pause", "board"} & set(vars(args))  # options only a game takes
+        extra = set(given) - {"level", "seed"} | playing | set(changes)
         if extra:
             parser.error(f"the engine takes only --level and --seed, not --{extra.pop()}"
                          .replace("_", "-"))
@@ -190,9 +196,10 @@ def play(argv: list[str] | None) -> int:
     dumb = os.environ.get("TERM") == "dumb"
     colour = terminal and not dumb and not os.environ.get("NO_COLOR") and not args.no_color
     pause = getattr(args, "pause", PAUSE) if terminal else 0.0
+    board = getattr(args, "board", None)
     if sys.stdin.isatty():
         typeahead = TypeAhead(sys.stdin.fileno())
         asker = TerminalAsker(lambda: session.status, session.words, colour, typeahead)
         return run(session, asker, spinner=terminal, colour=colour, pause=pause,
-                   typeahead=typeahead, wrap=terminal)
-    return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause)
+                   typeahead=typeahead, wrap=terminal, board=board)
+    return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause, board=board)

@@ -281,7 +281,9 @@ class Session:
         outcome = board.outcome()
         if outcome is None:
             shown: Output = []
-            if self.settings.always_show or self.board_due:
+            # Against the machine, the board comes once its replies are in, not after each move.
+            waiting = self.machine_to_move and bool(self.settings.people)
+            if (self.settings.always_show or self.board_due) and not waiting:
                 self.board_due = False
                 shown = [Picture.of(board)]
             return shown + self._score()
