@@ -106,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pause", type=pause_seconds, metavar="SECONDS",
                         help=f"with --players 0, the pause between moves (default {PAUSE}; "
                         "none when output is not a terminal; 0 for none)")
+    parser.add_argument("--tui", action="store_true",
+                        help="play full screen: a cursor on the board, keys and mouse clicks "
+                        "(? lists the keys)")
     parser.add_argument("--board", type=str.lower, choices=BOARDS, metavar="LAYOUT",
                         help="the cube's levels side by side (wide) or one under another "
                         "(tall); default wide when the terminal is wide enough")
@@ -140,6 +143,18 @@ def game_problem(settings: Settings) -> str | None:
     return None
 
 
+def full_screen(parser: argparse.ArgumentParser, session: Session, board: str | None,
+                colour: bool, pause: float) -> int:
+    """--tui: the full-screen game, in a terminal that can show it."""
+    if board is not None:
+        parser.error("--board lays out the line console's board; --tui draws its own")
+    if not (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TERM") == "dumb":
+        parser.error("--tui needs a terminal that can draw a screen")
+    from qubic.tui import play as play_full_screen  # prompt_toolkit's full screen: on demand
+
+    return play_full_screen(session, colour, pause)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the program; its exit status. A reader that goes away (`qubic | head`) ends it
     quietly, as it ends other Unix tools."""
@@ -160,7 +175,7 @@ def play(argv: list[str] | None) -> int:
              if hasattr(args, field.name)}
     changes = {name: getattr(args, name) for name in VARIANT_OPTIONS if hasattr(args, name)}
     if args.mode == "engine":
-        playing = {"load", "pause", "board"} & set(vars(args))  # options only a game takes
+        playing = {"load", "pause", "board", "tui"} & set(vars(args))  # only a game's
         extra = set(given) - {"level", "seed"} | playing | set(changes)
         if extra:
             parser.error(f"the engine takes only --level and --seed, not --{extra.pop()}"
@@ -197,6 +212,8 @@ def play(argv: list[str] | None) -> int:
     colour = terminal and not dumb and not os.environ.get("NO_COLOR") and not args.no_color
     pause = getattr(args, "pause", PAUSE) if terminal else 0.0
     board = getattr(args, "board", None)
+    if hasattr(args, "tui"):
+        return full_screen(parser, session, board, colour, pause)
     if sys.stdin.isatty():
         typeahead = TypeAhead(sys.stdin.fileno())
         asker = TerminalAsker(lambda: session.status, session.words, colour, typeahead)

@@ -236,6 +236,10 @@ class Session:
             return ["TIME IS UP. YOUR TURN PASSES TO THE MACHINE."]
         return [f"TIME IS UP. THE TURN PASSES TO {self.board.turn.name}."]
 
+    def new_game(self) -> None:
+        """Start the next game now, as YES to another game does, leaving any game in play."""
+        self._next_game()
+
     def _make_machines(self) -> dict[Mark, Player]:
         settings = self.settings
         sides = [Mark(side) for side in range(self.variant.sides)]
