@@ -13,6 +13,8 @@ import asyncio
 import math
 import re
 import shlex
+import signal
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -22,6 +24,7 @@ from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Float,
@@ -41,7 +44,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from qubic.board import PASS
-from qubic.console import ContextCompleter, Spinner, TurnClock
+from qubic.console import INTERRUPTED, ContextCompleter, Spinner, TurnClock
 from qubic.game import GOODBYE, Output, Session, Stage
 from qubic.levels import LEVELS
 from qubic.notation import NotationError, format_cell, parse_cell
@@ -63,7 +66,7 @@ from qubic.tui.worker import Worker, WorkerError
 if TYPE_CHECKING:
     from asyncio import TimerHandle
 
-PANEL = 14  # the move list's width
+PANEL = 13  # the move list's width
 TICK = 0.1  # seconds between two looks at the spinner and the clock
 KEPT = 200  # message lines kept
 HINT = re.compile(r"HINT: (\S+)$")
@@ -123,6 +126,7 @@ class Screen:
         self.asking: tuple[str, str] | None = None  # the command line: its label and prefix
         self.pending: TimerHandle | None = None  # the machine's next move, after a pause
         self.spin = 0
+        self.began = 0.0  # when the worker's call began: a quick one shows no spinner
         self.handlers = [self._mouse_handler(cell) for cell in session.board.geometry.cells]
         self.buffer = Buffer(multiline=False, accept_handler=self._accept,
                              completer=ContextCompleter(self._words))
@@ -182,7 +186,7 @@ class Screen:
         """The keys that act on the board (the command line, when open, has its own)."""
         keys = KeyBindings()
 
-        def bind(*names: str, action: Callable[[], None]) -> None:
+        def bind(*names: str | Keys, action: Callable[[], None]) -> None:
             for name in names:
                 keys.add(name)(lambda event, act=action: self._key(event, act))
 
@@ -211,7 +215,7 @@ class Screen:
         bind("y", action=self._yes)
         bind("q", action=self._quit)
         bind("?", action=self._toggle_help)
-        bind("escape", action=lambda: None)
+        bind("escape", Keys.Any, action=lambda: None)  # closes the help, as every key does
         return keys
 
     # What is drawn
@@ -220,13 +224,15 @@ class Screen:
         return get_app().output.get_size().columns
 
     def _panel_shown(self) -> bool:
+        """Whether the move list fits beside the board at its widest (the cursor's bracket
+        after the last column, and the rule, included)."""
         geometry = self.session.board.geometry
         widest = layout(geometry, geometry.size).width
-        return self._columns() >= widest + PANEL + 1
+        return self._columns() >= widest + 1 + 1 + PANEL
 
     def _board_shape(self) -> Shape:
         columns = self._columns() - (PANEL + 1 if self._panel_shown() else 0)
-        return fitted(self.session.board.geometry, columns)
+        return fitted(self.session.board.geometry, columns - 1)
 
     def _board_height(self) -> int:
         return height(self._board_shape())
@@ -250,7 +256,7 @@ class Screen:
         left = self.clock.left(self.session)
         if left is not None:
             text += f" | {max(0, math.ceil(left))} S LEFT"
-        if self.worker.busy:
+        if self.worker.busy and time.monotonic() - self.began >= Spinner.DELAY:
             frames = Spinner.FRAMES
             text += f" | {Spinner.TEXT}{frames[self.spin % len(frames)]}"
         return text
@@ -384,9 +390,12 @@ class Screen:
 
     def _interrupt(self, event: KeyPressEvent) -> None:
         """Ctrl-C: leave at once, as the console does, with its exit status."""
+        self._leave(INTERRUPTED)
+
+    def _leave(self, status: int) -> None:
         self._cancel()
         self.farewell = [GOODBYE]
-        self.app.exit(result=130)
+        self.app.exit(result=status)
 
     # The command line
 
@@ -438,6 +447,7 @@ class Screen:
         if not self._ready():
             return
         self.worker.start(self.session, method, *args)
+        self.began = time.monotonic()
         asyncio.get_running_loop().add_reader(self.worker.fileno(), self._finished)
 
     def _finished(self) -> None:
@@ -514,6 +524,9 @@ class Screen:
         self._say([*self.session.start(), "PRESS ? FOR THE KEYS."])
 
         def started() -> None:
+            # Told to stop, it puts the terminal back as it found it first.
+            asyncio.get_running_loop().add_signal_handler(
+                signal.SIGTERM, self._leave, 128 + signal.SIGTERM)
             self._advance()
             self.app.create_background_task(self._tick())
 
