@@ -49,7 +49,6 @@ from qubic.game import GOODBYE, Output, Session, Stage
 from qubic.levels import LEVELS
 from qubic.notation import NotationError, format_cell, parse_cell
 from qubic.render import Layout as Shape
-from qubic.render import layout
 from qubic.text import table
 from qubic.tui.view import (
     Highlights,
@@ -223,16 +222,20 @@ class Screen:
     def _columns(self) -> int:
         return get_app().output.get_size().columns
 
-    def _panel_shown(self) -> bool:
-        """Whether the move list fits beside the board at its widest (the cursor's bracket
-        after the last column, and the rule, included)."""
+    def _arrangement(self) -> tuple[Shape, bool]:
+        """The board's layout, and whether the move list goes beside it: where it takes no
+        room the board needs (a column is kept for the cursor's bracket after the board)."""
         geometry = self.session.board.geometry
-        widest = layout(geometry, geometry.size).width
-        return self._columns() >= widest + 1 + 1 + PANEL
+        columns = self._columns()
+        alone = fitted(geometry, columns - 1)
+        beside = fitted(geometry, columns - 1 - PANEL - 1)
+        return alone, beside is alone and alone.width + 1 + 1 + PANEL <= columns
+
+    def _panel_shown(self) -> bool:
+        return self._arrangement()[1]
 
     def _board_shape(self) -> Shape:
-        columns = self._columns() - (PANEL + 1 if self._panel_shown() else 0)
-        return fitted(self.session.board.geometry, columns - 1)
+        return self._arrangement()[0]
 
     def _board_height(self) -> int:
         return height(self._board_shape())
