@@ -26,6 +26,7 @@ slice, or corner to corner through the cube (76 lines in all). Moves are Level,
 Column, Row, each 1-4: 234 or 2,3,4, or a square's number. Type SHOW at your
 move to see the board, HELP for every command, QUIT to leave. --variant plays
 other cubes: 3x3x3 to ten lines, 4-D on a tesseract for two to four sides.
+--tui plays on the full screen, with a cursor, keys and the mouse.
 
 Exit status: 0 when you leave (QUIT, EXIT, NO to another game, Ctrl-D), 130 on
 Ctrl-C, 2 for a bad option or a save that cannot be loaded."""
