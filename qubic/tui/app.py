@@ -213,7 +213,7 @@ class Screen:
         bind("n", action=self._new_game)
         bind("y", action=self._yes)
         bind("q", action=self._quit)
-        bind("?", action=self._toggle_help)
+        bind("?", action=self._show_keys)
         bind("escape", Keys.Any, action=lambda: None)  # closes the help, as every key does
         return keys
 
@@ -352,7 +352,7 @@ class Screen:
     def _toggle_threats(self) -> None:
         self.show_threats = not self.show_threats
 
-    def _toggle_help(self) -> None:
+    def _show_keys(self) -> None:
         self.show_help = True
 
     def _machine_first(self) -> None:

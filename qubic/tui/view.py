@@ -65,7 +65,7 @@ def fragments(board: Board, shape: Layout, shown: Highlights, colour: bool,
         around = "class:cell" + "".join(f" class:{name}" for name, on in (
             ("preview", cell in shown.preview), ("win", cell in shown.line),
             ("cursor", cell == shown.cursor)) if on)
-        lines[row][column] = (f"{around} {style}", text, handlers[cell])
+        lines[row][column] = (f"{style} {around}", text, handlers[cell])  # highlights win
         for side, bracket in ((-1, "["), (1, "]")):
             own = (row, column + 2 * side) not in symbols  # else the space is shared
             char = bracket if cell == shown.cursor else " "
