@@ -16,10 +16,12 @@ import pytest
 
 from qubic import savefile
 from qubic.board import Mark
-from qubic.game import GOODBYE
+from qubic.game import GOODBYE, Session
 from qubic.heuristic import NormalPlayer
 from qubic.notation import format_cell, parse_cell
 from qubic.render import layout
+from qubic.settings import Settings
+from qubic.tui.worker import Worker, WorkerError
 from qubic.variant import QUBIC
 from tests.conftest import program_env, qubic_command, run_piped
 from tests.scripted import find_game, human_moves
@@ -378,3 +380,25 @@ def test_tui_in_a_dumb_terminal_is_refused():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
+
+
+def test_a_session_goes_to_the_worker_and_back_whole():
+    session = Session(Settings(seed=SEED, level="hard"))
+    for answer in ("no", "yes", "111"):
+        session.answer(answer)
+    worker = Worker()
+    try:
+        worker.start(session, "machine_move")
+        thought, output = worker.result()
+        assert output[0].startswith("MACHINE MOVES TO") and len(thought.board.moves) == 2
+        assert thought.board.geometry is session.board.geometry, "shared, not copied"
+        assert session.board.moves == [parse_cell("111")], "the screen's copy is untouched"
+        worker.start(thought, "answer", "LINES Q")
+        assert worker.result()[1] == ["LINES TAKES A MARK, X O, OR NOTHING: 'Q' IS NONE."]
+        worker.start(thought, "time_up")  # a person's turn passes: fine; the game is not over
+        worker.result()
+        worker.start(thought, "no_such_call")
+        with pytest.raises(WorkerError, match="AttributeError"):
+            worker.result()
+    finally:
+        worker.stop()
