@@ -29,11 +29,13 @@ slice, or corner to corner through the cube (76 lines in all). Moves are Level,
 Column, Row, each 1-4: 234 or 2,3,4, or a square's number. Type SHOW at your
 move to see the board, HELP for every command, QUIT to leave. --variant plays
 other cubes: 3x3x3 to ten lines, 4-D on a tesseract for two to four sides.
+--tui plays on the full screen, with a cursor, keys and the mouse.
 
 Exit status: 0 when you leave (QUIT, EXIT, NO to another game, Ctrl-D), 130 on
 Ctrl-C, 2 for a bad option or a save that cannot be loaded."""
 
 PAUSE = 0.5  # seconds between moves when the machine plays itself
+BOARDS = ["wide", "tall"]  # the console's layouts of the board (--board)
 WATCHING = ("level_o", "pause")  # options that mean something only with --players 0
 BROKEN_PIPE = 128 + signal.SIGPIPE  # the status a shell shows for a tool whose reader left
 
@@ -108,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sides", type=int, metavar="N",
                         help=f"marks playing, {SIDES[0]}-{SIDES[-1]}: X O Y Z")
     parser.add_argument("--always-show", action="store_true",
-                        help="print the board after every move (SHOW ALWAYS / SHOW OFF in game)")
+                        help="print the board after every move, once the machine has replied "
+                        "(SHOW ALWAYS / SHOW OFF in game)")
     parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
                         help="time for each of your turns; when it runs out, the turn passes")
     parser.add_argument("--load", metavar="FILE",
@@ -123,6 +126,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with puzzle: today's puzzle, the same for everyone")
     parser.add_argument("--date", type=day, metavar="YYYY-MM-DD",
                         help="with puzzle: that day's daily puzzle (implies --daily)")
+    parser.add_argument("--tui", action="store_true",
+                        help="play full screen: a cursor on the board, keys and mouse clicks "
+                        "(? lists the keys)")
+    parser.add_argument("--board", type=str.lower, choices=BOARDS, metavar="LAYOUT",
+                        help="the cube's levels side by side (wide) or one under another "
+                        "(tall); default wide when the terminal is wide enough")
     parser.add_argument("--no-color", action="store_true", default=False,
                         help="no colour (also when NO_COLOR is set, or output is not a terminal)")
     return parser
@@ -154,6 +163,18 @@ def game_problem(settings: Settings) -> str | None:
     return None
 
 
+def full_screen(parser: argparse.ArgumentParser, session: Session, board: str | None,
+                colour: bool, pause: float) -> int:
+    """--tui: the full-screen game, in a terminal that can show it."""
+    if board is not None:
+        parser.error("--board lays out the line console's board; --tui draws its own")
+    if not (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TERM") == "dumb":
+        parser.error("--tui needs a terminal that can draw a screen")
+    from qubic.tui import play as play_full_screen  # prompt_toolkit's full screen: on demand
+
+    return play_full_screen(session, colour, pause)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the program; its exit status. A reader that goes away (`qubic | head`) ends it
     quietly, as it ends other Unix tools."""
@@ -177,7 +198,8 @@ def play(argv: list[str] | None) -> int:
     if args.mode != "puzzle" and puzzle_options:
         parser.error(f"--{puzzle_options[0]} is for qubic puzzle")
     if args.mode == "engine":
-        extra = set(given) - {"level", "seed"} | {"load", "pause"} & set(vars(args)) | set(changes)
+        playing = {"load", "pause", "board", "tui"} & set(vars(args))  # only a game's
+        extra = set(given) - {"level", "seed"} | playing | set(changes)
         if extra:
             parser.error(f"the engine takes only --level and --seed, not --{extra.pop()}"
                          .replace("_", "-"))
@@ -214,21 +236,24 @@ def play(argv: list[str] | None) -> int:
     dumb = os.environ.get("TERM") == "dumb"
     colour = terminal and not dumb and not os.environ.get("NO_COLOR") and not args.no_color
     pause = getattr(args, "pause", PAUSE) if terminal else 0.0
+    board = getattr(args, "board", None)
+    if hasattr(args, "tui"):
+        return full_screen(parser, session, board, colour, pause)
     if sys.stdin.isatty():
         typeahead = TypeAhead(sys.stdin.fileno())
         asker = TerminalAsker(lambda: session.status, session.words, colour, typeahead)
         return run(session, asker, spinner=terminal, colour=colour, pause=pause,
-                   typeahead=typeahead, wrap=terminal)
-    return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause)
+                   typeahead=typeahead, wrap=terminal, board=board)
+    return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause, board=board)
 
 
 def puzzle_session(parser: argparse.ArgumentParser, args: argparse.Namespace,
                    given: dict[str, object], changes: dict[str, object]) -> PuzzleSession:
     """The puzzle sitting the options ask for (on the 4x4x4 cube): --moves, and --seed or
     --daily/--date."""
-    extra = set(given) - {"seed"} | {"load", "pause"} & set(vars(args)) | set(changes)
+    extra = set(given) - {"seed"} | {"load", "pause", "tui"} & set(vars(args)) | set(changes)
     if extra:
-        parser.error(f"qubic puzzle takes --moves, --seed, --daily and --date, not "
+        parser.error(f"qubic puzzle takes --moves, --seed, --daily, --date and --board, not "
                      f"--{extra.pop()}".replace("_", "-"))
     daily = getattr(args, "date", None) or (date.today() if hasattr(args, "daily") else None)
     if daily is not None and "seed" in given:

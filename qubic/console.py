@@ -27,7 +27,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 
 from qubic.game import FILE, GOODBYE, Output, Session
-from qubic.render import Picture, render
+from qubic.render import Picture, render, wide_width
 from qubic.text import fit
 
 if TYPE_CHECKING:
@@ -307,20 +307,23 @@ class Spinner:
 
 def run(session: Session, asker: Asker, stdout: TextIO = sys.stdout, spinner: bool = False,
         colour: bool = False, pause: float = 0.0, typeahead: TypeAhead | None = None,
-        wrap: bool = False) -> int:
+        wrap: bool = False, board: str | None = None) -> int:
     """Play until the player is done or leaves; the exit status: 0, or 130 after Ctrl-C.
 
     With `spinner`, the machine's longer thoughts show a turning bar (for terminals only);
     `colour` colours the board; `pause` is how long to wait between two machine moves in a row,
     so a person can watch the machine play itself; `typeahead` reads the keyboard meanwhile;
-    `wrap` fits long lines to the terminal's width at word boundaries.
+    `wrap` fits long lines to the terminal's width at word boundaries; `board` "wide" or
+    "tall" lays the levels of the cube side by side or one under another (None: wide with
+    `wrap`, when the terminal is wide enough).
     """
 
     def show(output: Output) -> None:
         width = shutil.get_terminal_size().columns if wrap else 0
         for item in output:
             if isinstance(item, Picture):
-                lines = render(item, colour=colour)
+                wide = board == "wide" if board else 0 < wide_width(item.geometry) <= width
+                lines = render(item, colour=colour, wide=wide)
             else:
                 lines = fit(item, width) if width else [item]
             stdout.write("".join(line + "\n" for line in lines))

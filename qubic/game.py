@@ -239,6 +239,10 @@ class Session:
             return ["TIME IS UP. YOUR TURN PASSES TO THE MACHINE."]
         return [f"TIME IS UP. THE TURN PASSES TO {self.board.turn.name}."]
 
+    def new_game(self) -> None:
+        """Start the next game now, as YES to another game does, leaving any game in play."""
+        self._next_game()
+
     def _make_machines(self) -> dict[Mark, Player]:
         settings = self.settings
         sides = [Mark(side) for side in range(self.variant.sides)]
@@ -288,7 +292,9 @@ class Session:
         outcome = board.outcome()
         if outcome is None:
             shown: Output = []
-            if self.settings.always_show or self.board_due:
+            # Against the machine, the board comes once its replies are in, not after each move.
+            waiting = self.machine_to_move and bool(self.settings.people)
+            if (self.settings.always_show or self.board_due) and not waiting:
                 self.board_due = False
                 shown = [Picture.of(board)]
             return shown + self._score()

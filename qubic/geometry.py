@@ -67,6 +67,12 @@ class Geometry:
         self.lines_through: tuple[tuple[int, ...], ...] = tuple(map(tuple, through))
         self.line_masks: tuple[int, ...] = tuple(line.mask for line in self.lines)
 
+    def __reduce__(self) -> tuple[object, tuple[int, int, bool]]:
+        """Pickled by its shape, unpickled as the shared Geometry of that shape: the tables
+        are not copied (a session goes to another process and back while the machine
+        thinks)."""
+        return geometry, (self.size, self.dims, self.no_centre)
+
     def cell(self, coords: tuple[int, ...]) -> int:
         """The cell at 0-based `coords` (notation order); ValueError when off the cube."""
         if len(coords) != self.dims or not all(0 <= c < self.size for c in coords):

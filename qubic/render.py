@@ -1,17 +1,22 @@
 """The board as text: 3-D as levels, 4-D as a grid of grids, 2-D as one grid.
 
 3-D prints LEVEL 1 to LEVEL n, each a grid with C1..Cn across and R1..Rn down, as the guide
-does. 4-D prints the grid of grids of the tesseract essay: a cell's four digits are read off
-the big column, the column, the big row and the row labels. With colour, each mark has its own
-colour (ANSI SGR codes), the last move is underlined and the winning lines are in reverse
-video. Without, the grid is plain text with the last move in lowercase (`x`, `o`), so every
-column stays where it is. `#` is a disabled cell, `.` an empty one.
+does: stacked, one under another, or wide, side by side, level 1 on the left. 4-D prints the
+grid of grids of the tesseract essay: a cell's four digits are read off the big column, the
+column, the big row and the row labels. With colour, each mark has its own colour (ANSI SGR
+codes), the last move is underlined and the winning lines are in reverse video. Without, the
+grid is plain text with the last move in lowercase (`x`, `o`), so every column stays where
+it is. `#` is a disabled cell, `.` an empty one.
+
+A `Layout` is the text around the cells and the place of each cell's symbol; the console
+fills it with symbols, the full-screen game with its own highlights.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from qubic.board import Board, Mark
 from qubic.geometry import Geometry
@@ -23,6 +28,7 @@ DISABLED = "#"
 COLOURS = {Mark.X: "1;36", Mark.O: "1;33", Mark.Y: "1;35", Mark.Z: "1;32"}
 LAST = "4"
 LINE = "7"
+GAP = "   "  # between two grids side by side
 
 
 @dataclass(frozen=True)
@@ -47,52 +53,102 @@ class Picture:
         )
 
 
-def render(picture: Picture, colour: bool = False) -> list[str]:
-    """The picture's lines of text, a blank line after each grid."""
+@dataclass(frozen=True)
+class Layout:
+    """The board's lines with a space where each cell's symbol goes, and each cell's place
+    there: `places[cell]` is (line, column). Every place has a space or the line's end on
+    either side."""
+
+    lines: tuple[str, ...]
+    places: tuple[tuple[int, int], ...]
+
+    @property
+    def width(self) -> int:
+        return max(*(len(line.rstrip()) for line in self.lines),
+                   *(column + 1 for _, column in self.places))
+
+
+def render(picture: Picture, colour: bool = False, wide: bool = False) -> list[str]:
+    """The picture's lines of text, a blank line after each grid; `wide` puts the levels of
+    a 3-D cube side by side."""
     geometry = picture.geometry
+    board = layout(geometry, geometry.size if wide else 1)
+    lines = [list(line) for line in board.lines]
+    for cell, (row, column) in enumerate(board.places):
+        lines[row][column] = _symbol(picture, cell, colour)
+    return ["".join(line).rstrip() for line in lines]
 
-    def symbol(cell: int) -> str:
-        return _symbol(picture, cell, colour)
 
+def wide_width(geometry: Geometry) -> int:
+    """The columns the wide layout takes."""
+    return layout(geometry, geometry.size).width
+
+
+@cache
+def layout(geometry: Geometry, across: int = 1) -> Layout:
+    """Where the board's text and cells go; a 3-D cube's levels `across` to a row of grids
+    (1: stacked, the guide's layout)."""
     if geometry.dims == 4:
-        return _grid_of_grids(geometry, symbol)
-    if geometry.dims == 3:
-        lines = []
-        for level in range(geometry.size):
-            lines.append(f"LEVEL {level + 1}")
-            lines += _grid(geometry, lambda column, row, lv=level: geometry.cell((lv, column, row)),
-                           symbol)
-        return lines
-    return _grid(geometry, lambda column, row: geometry.cell((column, row)), symbol)
+        return _grid_of_grids(geometry)
+    if geometry.dims == 2:
+        return _joined([_grid(geometry, lambda column, row: geometry.cell((column, row)))])
+    grids = [_grid(geometry, lambda column, row, lv=level: geometry.cell((lv, column, row)),
+                   f"LEVEL {level + 1}") for level in range(geometry.size)]
+    return _joined(grids, max(1, across))
+
+
+Block = tuple[list[str], dict[int, tuple[int, int]]]  # lines, and the cells' places in them
 
 
 def _grid(geometry: Geometry, cell_at: Callable[[int, int], int],
-          symbol: Callable[[int], str]) -> list[str]:
+          heading: str | None = None) -> Block:
+    """One grid, C1..Cn across and R1..Rn down, under its heading, and a blank line."""
     n = geometry.size
-    lines = ["  " + " ".join(f"C{column + 1}" for column in range(n))]
+    lines = [heading] if heading is not None else []
+    lines.append("  " + " ".join(f"C{column + 1}" for column in range(n)))
+    places = {}
     for row in range(n):
-        lines.append(f"R{row + 1}" + "".join(f"  {symbol(cell_at(column, row))}"
-                                             for column in range(n)))
-    return [*lines, ""]
+        for column in range(n):
+            places[cell_at(column, row)] = (len(lines), 4 + 3 * column)
+        lines.append(f"R{row + 1}" + "   " * n)
+    return [*lines, ""], places
 
 
-def _grid_of_grids(geometry: Geometry, symbol: Callable[[int], str]) -> list[str]:
+def _joined(blocks: list[Block], across: int = 1) -> Layout:
+    """Blocks `across` to a row, GAP apart, rows of blocks one under another."""
+    lines: list[str] = []
+    places: dict[int, tuple[int, int]] = {}
+    for first in range(0, len(blocks), across):
+        row = blocks[first:first + across]
+        width = max(len(line) for block, _ in row for line in block)
+        top = len(lines)
+        lines += [GAP.join(block[i].ljust(width) for block, _ in row)
+                  for i in range(len(row[0][0]))]
+        for index, (_, block_places) in enumerate(row):
+            for cell, (line, column) in block_places.items():
+                places[cell] = (top + line, index * (width + len(GAP)) + column)
+    return Layout(tuple(lines), tuple(places[cell] for cell in sorted(places)))
+
+
+def _grid_of_grids(geometry: Geometry) -> Layout:
     """Big columns (1st digit) across, columns (2nd) within; big rows (3rd) down, rows (4th)
     within: cell 1223 is in big column 1, column 2, big row 2, row 3."""
     n = range(geometry.size)
-    gap = "   "
+    block = 2 * geometry.size - 1 + len(GAP)  # one big column's width, gap included
     lines = ["DIGITS: BIG COLUMN, COLUMN, BIG ROW, ROW",
-             ("       " + gap.join(f"BC{big + 1:<{2 * geometry.size - 3}}" for big in n)).rstrip(),
-             "       " + gap.join(" ".join(str(c + 1) for c in n) for _ in n)]
+             "       " + GAP.join(f"BC{big + 1:<{2 * geometry.size - 3}}" for big in n),
+             "       " + GAP.join(" ".join(str(c + 1) for c in n) for _ in n)]
+    places = {}
     for big_row in n:
         for row in n:
             label = f"BR{big_row + 1} " if row == 0 else "    "
-            cells = gap.join(
-                " ".join(symbol(geometry.cell((big, column, big_row, row))) for column in n)
-                for big in n)
-            lines.append(f"{label}R{row + 1} {cells}")
+            for big in n:
+                for column in n:
+                    places[geometry.cell((big, column, big_row, row))] = (
+                        len(lines), 7 + big * block + 2 * column)
+            lines.append(f"{label}R{row + 1} " + GAP.join(" ".join(" " for _ in n) for _ in n))
         lines.append("")
-    return lines
+    return Layout(tuple(lines), tuple(places[cell] for cell in sorted(places)))
 
 
 def _symbol(picture: Picture, cell: int, colour: bool) -> str:

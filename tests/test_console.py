@@ -85,7 +85,7 @@ def test_draw_a_whole_game_with_the_machine_first():
 
 
 def test_show_prints_four_levels_in_the_guides_grid():
-    child = start(True, "--no-color")
+    child = start(True, "--no-color", "--board", "tall")
     expect_prompt(child, MOVE)
     child.sendline("2,3,4")
     child.expect(r"MACHINE MOVES TO (\d{3})")

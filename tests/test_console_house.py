@@ -27,8 +27,8 @@ from tests.test_console import MOVE, SEED, finish, start
 
 X_COLOUR = f"\x1b[{COLOURS[Mark.X]}"
 O_COLOUR = f"\x1b[{COLOURS[Mark.O]}"
-# A whole board: level 1 to the blank line after level 4.
-BOARD = r"LEVEL 1\r\n[\s\S]*LEVEL 4\r\n([^\r\n]*\r\n){6}"
+# A whole board, stacked or side by side: level 1 to the blank line after level 4.
+BOARD = r"LEVEL 1[\s\S]*LEVEL 4[^\r\n]*\r\n([^\r\n]*\r\n){6}"
 
 
 def move(child: pexpect.spawn, cell: str) -> str:
@@ -144,8 +144,8 @@ def test_save_then_load_resumes_exactly_there(tmp_path, monkeypatch):
     expected = make_player(settings.level, SEED).choose(board).cell
     expect_prompt(child, MOVE)
     child.sendline(mine)
-    child.expect(r"LEVEL 4([^\r\n]*\r\n){7}MACHINE MOVES TO (\d{3})")  # always-show came back too
-    assert child.match.group(2) == format_cell(expected)
+    child.expect(r"MACHINE MOVES TO (\d{3})\r\n" + BOARD)  # always-show came back too
+    assert child.match.group(1) == format_cell(expected)
     leave(child)
 
 
@@ -192,7 +192,8 @@ def test_always_show_prints_the_board_after_each_move_and_show_off_stops_it():
     child = start(True, "--no-color", "--always-show")
     expect_prompt(child, MOVE)
     child.sendline("111")
-    child.expect(BOARD + r"MACHINE MOVES TO \d{3}\r\nLEVEL 1\r\n")
+    child.expect(r"MACHINE MOVES TO \d{3}\r\n" + BOARD)
+    assert "LEVEL 1" not in child.before, "one board for your move and the reply"
     command(child, "show off", "THE BOARD WILL BE SHOWN ONLY WHEN YOU TYPE SHOW")
     expect_prompt(child, MOVE)
     child.sendline("423")
@@ -211,7 +212,8 @@ def test_show_always_mid_game():
     command(child, "SHOW ALWAYS", "THE BOARD WILL BE SHOWN AFTER EVERY MOVE")
     expect_prompt(child, MOVE)
     child.sendline("423")
-    child.expect(r"LEVEL 4\r\n([^\r\n]*\r\n){6}MACHINE MOVES TO \d{3}\r\nLEVEL 1")
+    child.expect(r"MACHINE MOVES TO \d{3}\r\n" + BOARD)
+    assert "LEVEL 1" not in child.before
     leave(child)
 
 

@@ -353,7 +353,8 @@ def test_bottom_toolbar_shows_the_machines_last_move():
 
 
 def test_watching_the_machine_shows_the_board_after_each_move():
-    child = spawn("--players", "0", "--pause", "0", "--seed", "3", "--no-color")
+    child = spawn("--players", "0", "--pause", "0", "--seed", "3", "--no-color", "--board",
+                  "tall")
     for mark in ("X", "O"):
         child.expect(rf"{mark} MOVES TO (\d)(\d)(\d)\r\n(LEVEL 1\r\n([^\r\n]*\r\n){{27}})")
         level, column, row = (int(d) for d in child.match.groups()[:3])

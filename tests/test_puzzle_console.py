@@ -48,9 +48,9 @@ def test_a_sitting_in_a_terminal():
     board = first.board()
     search = ThreatSearch()
     wrong = next(c for c in board.legal_moves() if judge(board, c, search).outcome not in WINNING)
-    child = sit("--moves", "2")
+    child = sit("--moves", "2", "--board", "tall")
     shown = board_lines(child.before)
-    assert len(shown) == 24
+    assert len(shown) == 24  # the whole cube, one level under another
     # A slip is refused with its reason, and the position is as it was.
     child.sendline(format_cell(wrong))
     child.expect(rf"{format_cell(wrong)} LETS THE WIN SLIP: [^\r\n]+\. "
@@ -134,8 +134,9 @@ def test_the_daily_puzzle_is_the_same_all_day_and_another_the_next():
     (["engine", "--date", "2026-03-14"], "--date is for qubic puzzle"),
     (["puzzle", "--daily", "--seed", "3"], "--daily gives everyone the same puzzle"),
     (["puzzle", "--date", "2026-13-01"], "'2026-13-01' is not a date like 2026-03-14"),
-    (["puzzle", "--level", "hard"], "qubic puzzle takes --moves, --seed, --daily and --date, "
-                                    "not --level"),
+    (["puzzle", "--level", "hard"], "qubic puzzle takes --moves, --seed, --daily, --date and "
+                                    "--board, not --level"),
+    (["puzzle", "--tui"], "not --tui"),
     (["puzzle", "--variant", "cube3"], "not --variant"),
     (["puzzle", "--size", "5"], "not --size"),
     (["puzzle", "--pause", "1"], "not --pause"),

@@ -1,0 +1,21 @@
+"""The full-screen game, `qubic --tui`: the board to point at, the machine thinking in the
+background. `play` runs it on a session."""
+
+from __future__ import annotations
+
+import sys
+
+from qubic.game import Session
+from qubic.tui.app import Screen
+
+
+def play(session: Session, colour: bool = True, pause: float = 0.0) -> int:
+    """Play on the full screen until the player leaves; the exit status. The session's last
+    words (a goodbye, where the game was saved) stay on the terminal afterwards."""
+    screen = Screen(session, colour, pause)
+    status = screen.run()
+    for line in screen.farewell:
+        if isinstance(line, str):
+            print(line)
+    sys.stdout.flush()
+    return status

@@ -1,0 +1,541 @@
+"""The full-screen game: the board with a cursor, played by keys and clicks, while the
+machine thinks in the background.
+
+It drives a `Session` as the line console does: every move, command and message comes from
+the session (a key is a command typed for you: `u` is UNDO); the screen only shows them. The
+session's questions are answered here for the player (no instructions, you move first as X)
+except the two that end things: save before leaving, and another game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+import shlex
+import signal
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.application import Application, get_app
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+from prompt_toolkit.output import ColorDepth
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame
+
+from qubic.board import PASS
+from qubic.console import INTERRUPTED, ContextCompleter, Spinner, TurnClock
+from qubic.game import GOODBYE, Output, Session, Stage
+from qubic.levels import LEVELS
+from qubic.notation import NotationError, format_cell, parse_cell
+from qubic.render import Layout as Shape
+from qubic.text import table
+from qubic.tui.view import (
+    Highlights,
+    describe,
+    fitted,
+    fragments,
+    height,
+    shifted,
+    step,
+    threats,
+)
+from qubic.tui.worker import Worker, WorkerError
+
+if TYPE_CHECKING:
+    from asyncio import TimerHandle
+
+PANEL = 13  # the move list's width
+TICK = 0.1  # seconds between two looks at the spinner and the clock
+KEPT = 200  # message lines kept
+HINT = re.compile(r"HINT: (\S+)$")
+# (axis of [ and ], axis of PgUp and PgDn; each key's step) by dimensions: in 3-D both change
+# the level (PgUp goes up the cube), in 4-D [ ] the big column and PgUp PgDn the big row.
+LEVEL_KEYS = {3: ((0, 1), (0, 1)), 4: ((0, 1), (2, -1))}
+KEYS = [
+    ("arrows, h j k l", "move the cursor; across a level's edge to the next level"),
+    ("PgUp PgDn, [ ]", "change level (4-D: PgUp PgDn the big row, [ ] the big column)"),
+    ("digits", "jump to the square they name: 234 is level 2, column 3, row 4"),
+    ("Enter, space", "play the square under the cursor (a mouse click plays too)"),
+    ("t", "mark (!) every square where a side could complete a line now"),
+    ("u", "undo: take back your move and the machine's reply"),
+    ("H", "hint: the cursor jumps to the move suggested"),
+    ("a", "analyze: who has a forced win by threats, and the moves that stop it"),
+    ("s", "save the game (asks for a file name)"),
+    ("L", "change the machine's level (asks which)"),
+    ("m", "let the machine make the first move (before yours)"),
+    ("n", "a new game"),
+    (":", "type any command of the line game (:help lists them)"),
+    ("?", "this help; any key closes it"),
+    ("q, Ctrl-C", "quit (q offers to save a game in progress)"),
+]
+FOOTER = " ?:keys  arrows:move  Enter:play  u:undo  H:hint  t:threats  s:save  q:quit"
+COLOURED = {
+    "status": "reverse", "keys": "reverse", "heading": "bold", "info": "bold",
+    "mark-x": "bold ansicyan", "mark-o": "bold ansiyellow",
+    "mark-y": "bold ansimagenta", "mark-z": "bold ansigreen",
+    "threat": "bold", "disabled": "ansibrightblack", "last": "underline",
+    "preview": "bg:ansiblue", "win": "bg:ansiyellow fg:ansiblack bold",
+    "cursor": "reverse bold",
+}
+# Without colour: marks bold, the last move in lowercase, the preview underlined, the
+# winner's lines reversed, the cursor reversed in brackets.
+PLAIN = {
+    "status": "reverse", "keys": "reverse", "heading": "bold", "info": "bold",
+    "mark": "bold", "threat": "bold", "preview": "underline", "win": "reverse",
+    "cursor": "reverse bold",
+}
+
+
+class Screen:
+    """The full-screen game around one session."""
+
+    def __init__(self, session: Session, colour: bool = True, pause: float = 0.0) -> None:
+        self.session = session
+        self.colour = colour
+        self.pause = pause
+        self.worker = Worker()
+        self.clock = TurnClock()
+        self.cursor = 0
+        self.messages: list[str] = []
+        self.farewell: Output = []  # what the session said last, printed after the screen
+        self.show_threats = False
+        self.show_help = False
+        self.digits = ""  # a square's digits typed so far
+        self.confirm_new = False
+        self.asking: tuple[str, str] | None = None  # the command line: its label and prefix
+        self.pending: TimerHandle | None = None  # the machine's next move, after a pause
+        self.spin = 0
+        self.began = 0.0  # when the worker's call began: a quick one shows no spinner
+        self.handlers = [self._mouse_handler(cell) for cell in session.board.geometry.cells]
+        self.buffer = Buffer(multiline=False, accept_handler=self._accept,
+                             completer=ContextCompleter(self._words))
+        self.app: Application[int] = self._application()
+
+    # The screen's parts
+
+    def _application(self) -> Application[int]:
+        # The cursor is drawn, not the terminal's: its position is fixed rather than looked
+        # up in the board's text on every draw.
+        self.board_control = FormattedTextControl(
+            self._board_text, focusable=True, key_bindings=self._keys(), show_cursor=False,
+            get_cursor_position=lambda: Point(0, 0))
+        board = HSplit([
+            Window(self.board_control, height=self._board_height),
+            Window(FormattedTextControl(self._info_text), height=1, style="class:info"),
+            Window(FormattedTextControl(self._message_text,
+                                        get_cursor_position=self._last_message),
+                   wrap_lines=True),
+        ])
+        panel = ConditionalContainer(VSplit([
+            Window(width=1, char="\u2502", style="class:rule"),
+            HSplit([Window(FormattedTextControl([("class:heading", " MOVES")]), height=1),
+                    Window(FormattedTextControl(self._move_text,
+                                                get_cursor_position=self._last_move))],
+                   width=PANEL),
+        ]), filter=Condition(self._panel_shown))
+        asking = ConditionalContainer(
+            Window(BufferControl(self.buffer, input_processors=[BeforeInput(self._label)]),
+                   height=1),
+            filter=Condition(lambda: self.asking is not None))
+        body = HSplit([
+            Window(FormattedTextControl(self._status_text), height=1, style="class:status"),
+            VSplit([board, panel]),
+            asking,
+            Window(FormattedTextControl(FOOTER), height=1, style="class:keys"),
+        ])
+        help_text = ["KEYS", *table(KEYS, 74)]
+        root = FloatContainer(body, floats=[
+            Float(ConditionalContainer(
+                Frame(Window(FormattedTextControl("\n".join(help_text)))),
+                filter=Condition(lambda: self.show_help))),
+            Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
+        ])
+        keys = KeyBindings()
+        keys.add("c-c", eager=True)(self._interrupt)
+        keys.add("escape", filter=Condition(lambda: self.asking is not None))(
+            lambda event: self._close_line())
+        app: Application[int] = Application(
+            layout=Layout(root, focused_element=self.board_control), key_bindings=keys,
+            style=Style.from_dict(COLOURED if self.colour else PLAIN), full_screen=True,
+            mouse_support=True, color_depth=None if self.colour else ColorDepth.MONOCHROME)
+        app.ttimeoutlen = 0.05  # Escape alone is Escape: no half-second wait for more
+        return app
+
+    def _keys(self) -> KeyBindings:
+        """The keys that act on the board (the command line, when open, has its own)."""
+        keys = KeyBindings()
+
+        def bind(*names: str | Keys, action: Callable[[], None]) -> None:
+            for name in names:
+                keys.add(name)(lambda event, act=action: self._key(event, act))
+
+        geometry = self.session.board.geometry
+        for names, down, right in ((("up", "k"), -1, 0), (("down", "j"), 1, 0),
+                                   (("left", "h"), 0, -1), (("right", "l"), 0, 1)):
+            bind(*names, action=lambda d=down, r=right: self._step(d, r))
+        brackets, pages = LEVEL_KEYS.get(geometry.dims, ((None, 0), (None, 0)))
+        for names, (axis, sign) in ((("[", "]"), brackets), (("pagedown", "pageup"), pages)):
+            if axis is not None:
+                for name, delta in zip(names, (-sign, sign)):
+                    bind(name, action=lambda a=axis, d=delta: self._shift(a, d))
+        for digit in "0123456789":
+            bind(digit, action=lambda d=digit: self._digit(d))
+        bind("enter", "space", action=self._play_cursor)
+        bind("t", action=self._toggle_threats)
+        bind("u", action=lambda: self._command("UNDO", cancel=True))
+        bind("H", action=lambda: self._background("answer", "HINT"))
+        bind("a", action=lambda: self._background("answer", "ANALYZE"))
+        bind("s", action=lambda: self._open_line("SAVE TO FILE (ENTER ALONE: A DATED NAME): ",
+                                                 "SAVE"))
+        bind("L", action=lambda: self._open_line(
+            f"LEVEL ({', '.join(LEVELS)}): ", "LEVEL"))
+        bind(":", action=lambda: self._open_line(": ", ""))
+        bind("m", action=self._machine_first)
+        bind("n", action=self._new_game)
+        bind("y", action=self._yes)
+        bind("q", action=self._quit)
+        bind("?", action=self._show_keys)
+        bind("escape", Keys.Any, action=lambda: None)  # closes the help, as every key does
+        return keys
+
+    # What is drawn
+
+    def _columns(self) -> int:
+        return get_app().output.get_size().columns
+
+    def _arrangement(self) -> tuple[Shape, bool]:
+        """The board's layout, and whether the move list goes beside it: where it takes no
+        room the board needs (a column is kept for the cursor's bracket after the board)."""
+        geometry = self.session.board.geometry
+        columns = self._columns()
+        alone = fitted(geometry, columns - 1)
+        beside = fitted(geometry, columns - 1 - PANEL - 1)
+        return alone, beside is alone and alone.width + 1 + 1 + PANEL <= columns
+
+    def _panel_shown(self) -> bool:
+        return self._arrangement()[1]
+
+    def _board_shape(self) -> Shape:
+        return self._arrangement()[0]
+
+    def _board_height(self) -> int:
+        return height(self._board_shape())
+
+    def _board_text(self) -> StyleAndTextTuples:
+        board = self.session.board
+        shape = self._board_shape()
+        playing = self.session.stage is Stage.MOVE and not board.is_over()
+        outcome = board.outcome()
+        lines = outcome.lines if outcome is not None else ()
+        shown = Highlights(
+            self.cursor,
+            frozenset(cell for line in board.geometry.lines_through[self.cursor]
+                      for cell in board.geometry.lines[line].cells) if playing else frozenset(),
+            frozenset(cell for line in lines for cell in board.geometry.lines[line].cells),
+            threats(board) if self.show_threats else {})
+        return fragments(board, shape, shown, self.colour, self.handlers)
+
+    def _status_text(self) -> str:
+        text = f" {self.session.status}"
+        left = self.clock.left(self.session)
+        if left is not None:
+            text += f" | {max(0, math.ceil(left))} S LEFT"
+        if self.worker.busy and time.monotonic() - self.began >= Spinner.DELAY:
+            frames = Spinner.FRAMES
+            text += f" | {Spinner.TEXT}{frames[self.spin % len(frames)]}"
+        return text
+
+    def _info_text(self) -> str:
+        stage = self.session.stage
+        if stage is Stage.PLAY_AGAIN:
+            return f" {stage.value} y OR n: A NEW GAME, q: QUIT"
+        if stage is Stage.SAVE_BEFORE_LEAVING:
+            return f" {stage.value} y OR n"
+        if self.digits:
+            return f" GO TO: {self.digits}_"
+        if self.confirm_new:
+            return " START A NEW GAME? n AGAIN: YES; ANY OTHER KEY: NO"
+        return " " + describe(self.session.board, self.cursor)
+
+    def _message_text(self) -> str:
+        return "\n".join(self.messages)
+
+    def _last_message(self) -> Point:
+        return Point(0, max(0, len(self.messages) - 1))
+
+    def _move_text(self) -> str:
+        board = self.session.board
+        return "\n".join(
+            f"{ply + 1:>3}. {board.mover(ply).name} "
+            f"{'PASS' if cell == PASS else format_cell(cell, board.geometry)}"
+            for ply, cell in enumerate(board.moves))
+
+    def _last_move(self) -> Point:
+        return Point(0, max(0, len(self.session.board.moves) - 1))
+
+    def _label(self) -> str:
+        return self.asking[0] if self.asking else ""
+
+    def _words(self, before: str) -> tuple[str, ...]:
+        prefix = self.asking[1] if self.asking else ""
+        return self.session.words(f"{prefix} {before}" if prefix else before)
+
+    # Keys and clicks
+
+    def _key(self, event: KeyPressEvent, action: Callable[[], None]) -> None:
+        """Every board key: closes the help if it is open, else does its action. Any other
+        key forgets digits typed so far and a new game half asked for."""
+        if self.show_help:
+            self.show_help = False
+            return
+        if not event.data.isdigit():
+            self.digits = ""
+        if event.data != "n":
+            self.confirm_new = False
+        action()
+
+    def _mouse_handler(self, cell: int) -> Callable[[MouseEvent], object]:
+        def handle(event: MouseEvent) -> object:
+            if event.event_type in (MouseEventType.SCROLL_UP, MouseEventType.SCROLL_DOWN):
+                return NotImplemented
+            if self.show_help:
+                return None
+            self.cursor = cell
+            if event.event_type is MouseEventType.MOUSE_UP:
+                self._play(cell)
+            return None
+        return handle
+
+    def _step(self, down: int, right: int) -> None:
+        self.cursor = step(self._board_shape(), self.cursor, down, right)
+
+    def _shift(self, axis: int, delta: int) -> None:
+        self.cursor = shifted(self.session.board.geometry, self.cursor, axis, delta)
+
+    def _digit(self, digit: str) -> None:
+        """A square's digits, one a key: the cursor jumps there once they are all typed."""
+        geometry = self.session.board.geometry
+        self.digits += digit
+        if len(self.digits) < geometry.dims:
+            return
+        typed, self.digits = self.digits, ""
+        try:
+            self.cursor = parse_cell(typed, geometry)
+        except NotationError as error:
+            self._say([f"{str(error).upper()}."])
+
+    def _play_cursor(self) -> None:
+        self._play(self.cursor)
+
+    def _play(self, cell: int) -> None:
+        self._command(format_cell(cell, self.session.board.geometry))
+
+    def _toggle_threats(self) -> None:
+        self.show_threats = not self.show_threats
+
+    def _show_keys(self) -> None:
+        self.show_help = True
+
+    def _machine_first(self) -> None:
+        session = self.session
+        if (session.stage is not Stage.MOVE or session.board.moves or self.worker.busy
+                or session.settings.players != 1 or not session.machines):
+            self._say(["m LETS THE MACHINE MOVE FIRST, BEFORE YOUR FIRST MOVE."])
+            return
+        session.new_game()
+        self._say(session.answer("NO"))
+        self._advance()
+
+    def _new_game(self) -> None:
+        session = self.session
+        in_play = session.stage is Stage.MOVE and bool(session.board.moves)
+        if session.stage is Stage.SAVE_BEFORE_LEAVING:
+            self._said(session.answer("NO"))
+            return
+        if in_play and not self.confirm_new:
+            self.confirm_new = True
+            return
+        self.confirm_new = False
+        self._cancel()
+        session.new_game()
+        self._say(["A NEW GAME."])
+        self._advance()
+
+    def _yes(self) -> None:
+        if self.session.stage is Stage.PLAY_AGAIN:
+            self._new_game()
+        elif self.session.stage is Stage.SAVE_BEFORE_LEAVING:
+            self._said(self.session.answer("YES"))
+
+    def _quit(self) -> None:
+        """q: QUIT, as typed, once the machine stops thinking."""
+        self._cancel()
+        self._said(self.session.answer("QUIT"))
+
+    def _interrupt(self, event: KeyPressEvent) -> None:
+        """Ctrl-C: leave at once, as the console does, with its exit status."""
+        self._leave(INTERRUPTED)
+
+    def _leave(self, status: int) -> None:
+        self._cancel()
+        self.farewell = [GOODBYE]
+        self.app.exit(result=status)
+
+    # The command line
+
+    def _open_line(self, label: str, prefix: str) -> None:
+        if not self._ready():
+            return
+        self.asking = (label, prefix)
+        self.buffer.reset()
+        self.app.layout.focus(self.buffer)
+
+    def _close_line(self) -> None:
+        self.asking = None
+        self.buffer.reset()
+        self.app.layout.focus(self.board_control)
+
+    def _accept(self, buffer: Buffer) -> bool:
+        assert self.asking is not None
+        prefix, text = self.asking[1], buffer.text.strip()
+        self._close_line()
+        if prefix == "SAVE":
+            self._command(f"SAVE {shlex.quote(text)}" if text else "SAVE")
+        elif prefix:
+            self._command(f"{prefix} {text}")
+        else:
+            self._background("answer", text)
+        return False
+
+    # The session
+
+    def _ready(self) -> bool:
+        """Whether the session can take a move or a command now; if not, says why (at its
+        other questions, the line under the board asks them)."""
+        if self.worker.busy or self.pending is not None:
+            self._say(["THE MACHINE IS THINKING. u TAKES BACK YOUR MOVE, q LEAVES."
+                       if self.session.machine_to_move else "WORKING ON IT."])
+            return False
+        return self.session.stage is Stage.MOVE
+
+    def _command(self, text: str, cancel: bool = False) -> None:
+        """Send `text` to the session, as if typed at YOUR MOVE? (with `cancel`, first
+        stopping the machine's thinking), and show what it says."""
+        if cancel:
+            self._cancel()
+        if self._ready():
+            self._said(self.session.answer(text))
+
+    def _background(self, method: str, *args: str) -> None:
+        """Call the session's `method` in the worker, the screen going on meanwhile."""
+        if not self._ready():
+            return
+        self.worker.start(self.session, method, *args)
+        self.began = time.monotonic()
+        asyncio.get_running_loop().add_reader(self.worker.fileno(), self._finished)
+
+    def _finished(self) -> None:
+        asyncio.get_running_loop().remove_reader(self.worker.fileno())
+        try:
+            self.session, output = self.worker.result()
+        except WorkerError as error:
+            self.app.exit(exception=error)
+            return
+        self._said(output)
+
+    def _cancel(self) -> None:
+        """Stop the machine's thinking (and any pause before its next move)."""
+        if self.pending is not None:
+            self.pending.cancel()
+            self.pending = None
+        if self.worker.busy:
+            asyncio.get_running_loop().remove_reader(self.worker.fileno())
+            self.worker.stop()
+
+    def _said(self, output: Output) -> None:
+        """Show what the session said, then move the game on."""
+        self._say(output)
+        self.farewell = output
+        self._advance()
+
+    def _say(self, output: Output) -> None:
+        """The session's words in the message area; a hint moves the cursor."""
+        for item in output:
+            if not isinstance(item, str):
+                continue  # a picture of the board: it is always on the screen
+            self.messages.append(item)
+            hint = HINT.match(item)
+            if hint:
+                self.cursor = parse_cell(hint.group(1), self.session.board.geometry)
+        del self.messages[:-KEPT]
+
+    def _advance(self) -> None:
+        """Answer the questions the screen answers itself, leave when the session is done,
+        and start the machine when it is to move."""
+        session = self.session
+        while session.stage in (Stage.INSTRUCTIONS, Stage.MOVE_FIRST):
+            self._say(session.answer("NO" if session.stage is Stage.INSTRUCTIONS else "YES"))
+        if session.done:
+            self.app.exit(result=0)
+            return
+        if session.machine_to_move and not self.worker.busy and self.pending is None:
+            after_machine = bool(session.board.moves) and session.board.mover(
+                len(session.board.moves) - 1) in session.machines
+            delay = self.pause if after_machine else 0.0
+            self.pending = asyncio.get_running_loop().call_later(delay, self._think)
+        self.app.invalidate()
+
+    def _think(self) -> None:
+        self.pending = None
+        self._background("machine_move")
+
+    async def _tick(self) -> None:
+        """The spinner turns and the clock runs; a person's time running out passes the
+        turn."""
+        while True:
+            await asyncio.sleep(TICK)
+            self.spin += 1
+            left = self.clock.left(self.session)
+            if left is not None and left <= 0 and not self.worker.busy:
+                if self.asking is not None:
+                    self._close_line()
+                self._said(self.session.time_up())
+            if self.worker.busy or left is not None:
+                self.app.invalidate()
+
+    def run(self) -> int:
+        """Play until the player leaves; the exit status."""
+        self._say([*self.session.start(), "PRESS ? FOR THE KEYS."])
+
+        def started() -> None:
+            # Told to stop, it puts the terminal back as it found it first.
+            asyncio.get_running_loop().add_signal_handler(
+                signal.SIGTERM, self._leave, 128 + signal.SIGTERM)
+            self._advance()
+            self.app.create_background_task(self._tick())
+
+        try:
+            return self.app.run(pre_run=started)
+        finally:
+            self.worker.stop()
