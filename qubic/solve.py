@@ -279,7 +279,7 @@ class Solver:
         self.checkpoint.flush()
 
     def report(self) -> None:
-        """One progress line, and the state of each of O's first replies."""
+        """One progress line, and for each first move of X searched, O's replies."""
         elapsed = time.perf_counter() - self.started
         rate = self.expanded / self.unit_seconds if self.unit_seconds else 0.0
         done = sum(self.counts.values())
@@ -298,7 +298,6 @@ class Solver:
                             for r in replies if r.pn)
             print(f"    after X {format_cell(first.cell)}: O's replies proved {proved}/"
                   f"{len(replies)}; left (proof number) {left}", file=self.out, flush=True)
-            break  # the first move being searched
 
 
 def _real(value: int) -> int:
