@@ -8,11 +8,13 @@ is next the most promising. A unit tries only X's few best moves, so its "dispro
 failure of those, not a verdict: the leaf's proof number is set high, so the search turns
 elsewhere, and the upper tree widens: X's next best moves join a position when all of its
 moves so far are lost or failing. A failed leaf is expanded in the upper tree when it is the
-most proving again; only a position with every move lost is lost. Every answer is appended
-at once to the checkpoint, so the search can be stopped at any moment and resumed from it;
-positions are keyed there up to the cube's symmetries.
+most proving again; only a position with every move lost is lost. Every answer is checkpointed
+at once, so the search can be stopped at any moment and resumed; positions are keyed there up
+to the cube's symmetries.
 
-The checkpoint (`qubic/proof.txt`) holds one record a line, bitboards in hex:
+The checkpoint is `qubic/proof.txt.xz`, compact and committed, and its journal
+`qubic/proof.journal`, to which each answer is appended at once; every ten minutes and at the
+end the journal is folded into the compact file. Both hold one record a line, bitboards in hex:
     W x o          X wins (proved)              L x o        X does not (disproved)
     U x o pn dn    a unit left unknown          B x o cell   a quiet X move of a proof
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import lzma
 import signal
 import sys
 import time
@@ -36,13 +39,14 @@ from qubic.strategy import STRATEGY_FILE, format_entries
 from qubic.symmetry import stabilizer
 from qubic.verify import walk
 
-CHECKPOINT = Path(__file__).with_name("proof.txt")
+CHECKPOINT = Path(__file__).with_name("proof.txt.xz")
 STRATEGY = Path(__file__).with_name(STRATEGY_FILE)
 UNIT_NODES = 20_000  # df-pn expansions per unit: some ten seconds here
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
 FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
 REPORT_SECONDS = 30.0
+COMPACT_SECONDS = 600.0  # how often the journal is folded into the compact checkpoint
 
 Key = tuple[int, int]
 
@@ -66,25 +70,33 @@ def unit(x: int, o: int, nodes: int,
 
 
 class Checkpoint:
-    """What is known, read from and appended to the checkpoint file."""
+    """What is known: the compact file (`path`, xz-compressed records) and the journal beside it,
+    to which every answer is appended at once; `compact` folds the journal into the file."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.journal = path.with_name(path.name.split(".")[0] + ".journal")
         self.settled: dict[Key, bool] = {}
         self.unknown: dict[Key, tuple[int, int]] = {}
         self.book: dict[Key, int] = {}
+        texts = []
         if path.exists():
-            for line in path.read_text(encoding="ascii").splitlines():
+            with lzma.open(path, "rt", encoding="ascii") as compact:
+                texts.append(compact.read())
+        if self.journal.exists():
+            texts.append(self.journal.read_text(encoding="ascii"))
+        for text in texts:
+            for line in text.splitlines():
                 with contextlib.suppress(ValueError, IndexError):  # a line cut off by a stop
                     self._read(line.split())
-        self._file: TextIO | None = None  # opened at the first write
+        self._file: TextIO | None = None  # the journal, opened at the first write
 
     def _read(self, words: list[str]) -> None:
         kind, key = words[0], (int(words[1], 16), int(words[2], 16))
         if kind in "WL":
             self.settled[key] = kind == "W"
             self.unknown.pop(key, None)
-        elif kind == "U":
+        elif kind == "U" and key not in self.settled:
             self.unknown[key] = (int(words[3]), int(words[4]))
         elif kind == "B":
             self.book[key] = int(words[3])
@@ -93,16 +105,31 @@ class Checkpoint:
         words = [kind, f"{key[0]:x}", f"{key[1]:x}", *map(str, values)]
         self._read(words)
         if self._file is None:
-            self._file = self.path.open("a", encoding="ascii")
+            self._file = self.journal.open("a", encoding="ascii")
         self._file.write(" ".join(words) + "\n")
 
     def flush(self) -> None:
         if self._file is not None:
             self._file.flush()
 
+    def compact(self) -> None:
+        """Rewrite the compact file with everything known, then empty the journal. A stop in
+        between leaves the journal repeating records the file has: harmless."""
+        lines = [f"{'W' if won else 'L'} {x:x} {o:x}" for (x, o), won in self.settled.items()]
+        lines += [f"U {x:x} {o:x} {pn} {dn}" for (x, o), (pn, dn) in self.unknown.items()]
+        lines += [f"B {x:x} {o:x} {cell}" for (x, o), cell in self.book.items()]
+        lines.sort()  # like records together: smaller once compressed
+        partial = self.path.with_name(self.path.name + ".partial")
+        with lzma.open(partial, "wt", encoding="ascii", preset=9) as compact:
+            compact.write("".join(line + "\n" for line in lines))
+        partial.replace(self.path)
+        self.close()
+        self.journal.unlink(missing_ok=True)
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
+            self._file = None
 
 
 class Node:
@@ -156,7 +183,7 @@ class Solver:
         """Search until the root is settled or `hours` pass: True when X wins, False when it
         does not, None when stopped first."""
         deadline = None if hours is None else time.perf_counter() + hours * 3600
-        last_report = 0.0
+        last_report, last_compact = 0.0, time.perf_counter()
         while not self.root.settled:
             out_of_time = deadline is not None and time.perf_counter() > deadline
             while not out_of_time and len(self.running) < workers:
@@ -174,6 +201,9 @@ class Solver:
             if time.perf_counter() - last_report >= REPORT_SECONDS:
                 self.report()
                 last_report = time.perf_counter()
+            if time.perf_counter() - last_compact >= COMPACT_SECONDS:
+                self.checkpoint.compact()
+                last_compact = time.perf_counter()
         self.report()
         return None if not self.root.settled else self.root.pn == 0
 
@@ -370,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
         outcome = None
     finally:
         executor.shutdown(wait=False, cancel_futures=True)
-        checkpoint.close()
+        checkpoint.compact()
     if outcome is not None:
         print("X WINS: the proof is complete" if outcome else "X does not win here")
     return 0

@@ -1,6 +1,7 @@
 """The solver's driver: units through an executor, the checkpoint, and resuming from it."""
 
 import io
+import lzma
 from concurrent.futures import ThreadPoolExecutor
 
 from qubic.geometry import CUBE
@@ -12,7 +13,7 @@ from tests.test_prover import QUIET_WIN, bits
 
 
 def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
-    path = tmp_path / "proof.txt"
+    path = tmp_path / "proof.txt.xz"
     start = bits(QUIET_WIN)
     out = io.StringIO()
     with ThreadPoolExecutor(2) as executor:
@@ -33,20 +34,41 @@ def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
 
 
 def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
-    path = tmp_path / "proof.txt"
+    path = tmp_path / "proof.txt.xz"
     with ThreadPoolExecutor(1) as executor:
         assert Solver(Checkpoint(path), 30, io.StringIO()).solve(executor, 1, 0.0003) is None
-    lines = path.read_text().splitlines()
+    # Not compacted: everything is in the journal, appended as each unit answered.
+    assert not path.exists()
+    lines = (tmp_path / "proof.journal").read_text().splitlines()
     assert lines and all(line.split()[0] in "WLUB" for line in lines)
     assert Checkpoint(path).unknown  # units left unknown are not run again
 
 
 def test_a_line_cut_off_by_a_stop_is_ignored(tmp_path):
-    path = tmp_path / "proof.txt"
-    path.write_text("W 1 2\nU 3 4 5 6\nB 1 2 7\nU 3")
+    path = tmp_path / "proof.txt.xz"
+    (tmp_path / "proof.journal").write_text("W 1 2\nU 3 4 5 6\nB 1 2 7\nU 3")
     checkpoint = Checkpoint(path)
     assert checkpoint.settled == {(1, 2): True}
+    assert checkpoint.unknown == {(3, 4): (5, 6)}
     assert checkpoint.book == {(1, 2): 7}
+
+
+def test_compacting_folds_the_journal_into_the_compressed_file(tmp_path):
+    path = tmp_path / "proof.txt.xz"
+    journal = tmp_path / "proof.journal"
+    journal.write_text("U a b 5 6\nW 1 2\nB 1 2 7\nU 3 4 8 9\nW a b\n")
+    checkpoint = Checkpoint(path)
+    checkpoint.compact()
+    assert not journal.exists()
+    with lzma.open(path, "rt") as compact:
+        assert sorted(compact.read().splitlines()) == ["B 1 2 7", "U 3 4 8 9", "W 1 2", "W a b"]
+    # New answers go to a new journal; the file and the journal are read together.
+    checkpoint.write("L", (0xc, 0xd))
+    checkpoint.close()
+    again = Checkpoint(path)
+    assert again.settled == {(1, 2): True, (10, 11): True, (12, 13): False}
+    assert again.unknown == {(3, 4): (8, 9)}
+    assert again.book == {(1, 2): 7}
 
 
 def test_the_upper_tree_widens_where_x_best_moves_fail(tmp_path):
@@ -54,7 +76,7 @@ def test_the_upper_tree_widens_where_x_best_moves_fail(tmp_path):
     start = bits("111 133 141 143 144 233 223 323 333 441 413 443")
     assert Prover(width=1).prove(*start, 30_000).status == DISPROVED
     assert Prover().prove(*start, 30_000).status == PROVED
-    path = tmp_path / "proof.txt"
+    path = tmp_path / "proof.txt.xz"
     with ThreadPoolExecutor(2) as executor:
         solver = Solver(Checkpoint(path), 40, io.StringIO(), start, width=1)
         assert solver.solve(executor, 2, 0.1) is True
