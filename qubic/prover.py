@@ -29,7 +29,14 @@ from dataclasses import dataclass
 
 from qubic.geometry import CUBE
 from qubic.symmetry import orbit_representatives, stabilizer
-from qubic.threats import OutOfBudget, ThreatSearch, lowest, still_forces, winning_cells
+from qubic.threats import (
+    OutOfBudget,
+    ThreatSearch,
+    lowest,
+    new_threats,
+    still_forces,
+    winning_cells,
+)
 
 INF = 1 << 40
 FULL = CUBE.full_mask
@@ -225,16 +232,18 @@ class Prover:
                 return [(lowest(theirs), x | 1 << lowest(theirs), o)]
             cells = ranked_cells(x, o, orbit_representatives(empty, group))
             line = self._threat_win(o, x)  # O's forced win, were it O's turn
-            if line is not None:
-                cells = [c for c in cells if not still_forces(line, o, x | 1 << c)]
+            if line is not None:  # no three on the board: X's only ones are through its move
+                cells = [c for c in cells if not still_forces(
+                    line, o, x | 1 << c, threes=(0, new_threats(x | 1 << c, o, c)))]
             return [(c, x | 1 << c, o) for c in cells[:width or self.width]]
         mine = winning_cells(x, o)
         if mine:
             return [(lowest(mine), x, o | mine)]
         line = self._threat_win(x, o)
         cells = orbit_representatives(empty, group)
-        if line is not None:
-            cells = [c for c in cells if not still_forces(line, x, o | 1 << c)]
+        if line is not None:  # no three on the board: O's only ones are through its reply
+            cells = [c for c in cells if not still_forces(
+                line, x, o | 1 << c, threes=(0, new_threats(o | 1 << c, x, c)))]
         return [(c, x, o | 1 << c) for c in ranked_cells(o, x, cells)]
 
 

@@ -195,22 +195,25 @@ class ThreatSearch:
         return None
 
 
-def still_forces(line: list[int], me: int, you: int, geometry: Geometry = CUBE) -> bool:
+def still_forces(line: list[int], me: int, you: int, geometry: Geometry = CUBE,
+                 threes: tuple[int, int] | None = None) -> bool:
     """Whether `line`, a forced win found earlier, still wins for `me` to move from here.
+    `threes`, the winning cells of `me` and of `you`, may be given when the caller knows them.
 
     Much cheaper than a new search, so a defender's moves can be sorted into the few that
     might refute a known win and the many that plainly do not.
     """
-    three = geometry.size - 1
-    theirs = winning_cells(you, me, geometry)
+    if threes is None:
+        threes = winning_cells(me, you, geometry), winning_cells(you, me, geometry)
+    # Every three `me` makes on the way is blocked at once, so its winning cells stay these.
+    mine, theirs = threes
     last = len(line) - 1
     for i in range(0, len(line), 2):
         cell = line[i]
         bit = 1 << cell
         if (me | you) & bit:
             return False
-        if any(not you & mask and (me & mask).bit_count() == three
-               for mask in geometry.cell_line_masks[cell]):
+        if mine & bit:
             return i == last  # completes a line
         if theirs & ~bit:
             return False  # a threat of theirs left standing
