@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 from qubic.geometry import CUBE
 from qubic.symmetry import orbit_representatives, stabilizer
@@ -230,12 +231,12 @@ class Prover:
             theirs = winning_cells(o, x)
             if theirs:
                 return [(lowest(theirs), x | 1 << lowest(theirs), o)]
-            cells = ranked_cells(x, o, orbit_representatives(empty, group))
+            cells: Iterable[int] = ranked_cells(x, o, orbit_representatives(empty, group))
             line = self._threat_win(o, x)  # O's forced win, were it O's turn
             if line is not None:  # no three on the board: X's only ones are through its move
-                cells = [c for c in cells if not still_forces(
-                    line, o, x | 1 << c, threes=(0, new_threats(x | 1 << c, o, c)))]
-            return [(c, x | 1 << c, o) for c in cells[:width or self.width]]
+                cells = (c for c in cells if not still_forces(
+                    line, o, x | 1 << c, threes=(0, new_threats(x | 1 << c, o, c))))
+            return [(c, x | 1 << c, o) for c in islice(cells, width or self.width)]
         mine = winning_cells(x, o)
         if mine:
             return [(lowest(mine), x, o | mine)]

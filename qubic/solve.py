@@ -245,7 +245,9 @@ class Solver:
         """Add X's next best moves to `node` until one is neither lost nor failing (all of
         O's replies, at O's turn)."""
         assert node.children is not None
-        batch = self.width if x_to_move(node.x, node.o) else len(node.more)
+        batch = len(node.more)
+        if x_to_move(node.x, node.o):
+            batch = 1 if _opening(node) else self.width
         while True:
             for cell, cx, co in node.more[:batch]:
                 child = Node(cx, co, cell, node)
@@ -335,11 +337,21 @@ def _real(value: int) -> int:
     return value if value >= INF else value % BUSY
 
 
+def _opening(node: Node) -> bool:
+    """Whether `node` is the empty cube, where X's first move is chosen."""
+    return not (node.x | node.o)
+
+
 def _failing(node: Node) -> bool:
-    """X's moves at `node` so far are all lost or failing, and it has more to try."""
+    """X's moves at `node` so far are all lost or failing, and it has more to try. The first
+    move stays the corner (ranked first), which published work finds winning, unless it is
+    lost: trying the other first move too would double the work."""
     assert node.children is not None
-    return (bool(node.more) and x_to_move(node.x, node.o)
-            and all(_real(child.pn) >= FAILED[0] for child in node.children))
+    if not node.more or not x_to_move(node.x, node.o):
+        return False
+    if _opening(node):
+        return all(child.dn == 0 for child in node.children)
+    return all(_real(child.pn) >= FAILED[0] for child in node.children)
 
 
 def _number(value: int) -> str:

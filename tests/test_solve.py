@@ -82,3 +82,11 @@ def test_the_upper_tree_widens_where_x_best_moves_fail(tmp_path):
         assert solver.solve(executor, 2, 0.1) is True
     assert solver.counts["disproved"] > 0  # units that failed were widened past, not lost
     assert Checkpoint(path).settled[CUBE.canonical(*start)] is True
+
+
+def test_from_the_empty_cube_only_the_corner_is_searched_as_first_move(tmp_path):
+    out = io.StringIO()
+    with ThreadPoolExecutor(1) as executor:
+        Solver(Checkpoint(tmp_path / "proof.txt.xz"), 30, out).solve(executor, 1, 0.0003)
+    assert "after X 111: O's replies proved 0/12" in out.getvalue()
+    assert "after X 112" not in out.getvalue()
