@@ -109,16 +109,20 @@ class ThreatSearch:
         return self._answers[key]
 
     def _search(self, me: int, you: int, max_threats: int, shortest: bool) -> list[int] | None:
-        geometry = self.geometry
-        wins = winning_cells(me, you, geometry)
+        # One pass over the lines: our wins, theirs, and our lines of two (a bit per line).
+        three, two = self._three, self._three - 1
+        wins = theirs = twos = 0
+        for index, mask in enumerate(self._line_masks):
+            if not you & mask:
+                count = (me & mask).bit_count()
+                if count == three:
+                    wins |= mask & ~me
+                elif count == two:
+                    twos |= 1 << index
+            elif not me & mask and (you & mask).bit_count() == three:
+                theirs |= mask & ~you
         if wins:
             return [lowest(wins)]
-        theirs = winning_cells(you, me, geometry)
-        twos = 0
-        two = geometry.size - 2
-        for index, mask in enumerate(geometry.line_masks):
-            if not you & mask and (me & mask).bit_count() == two:
-                twos |= 1 << index
         for depth in range(1 if shortest else max_threats, max_threats + 1):
             cuts = self._cuts
             line = self._attack(me, you, twos, theirs, depth)
