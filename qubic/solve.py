@@ -311,7 +311,8 @@ class Solver:
         self.checkpoint.flush()
 
     def report(self) -> None:
-        """One progress line, and for each first move of X searched, O's replies."""
+        """One progress line; for each first move of X searched, O's replies; for each of
+        those not yet proved, X's most promising answer and O's replies to it."""
         elapsed = time.perf_counter() - self.started
         rate = self.expanded / self.unit_seconds if self.unit_seconds else 0.0
         done = sum(self.counts.values())
@@ -330,6 +331,15 @@ class Solver:
                             for r in replies if r.pn)
             print(f"    after X {format_cell(first.cell)}: O's replies proved {proved}/"
                   f"{len(replies)}; left (proof number) {left}", file=self.out, flush=True)
+            for reply in replies:
+                if reply.pn == 0 or not reply.children:
+                    continue
+                second = min(reply.children, key=lambda child: _real(child.pn))
+                answers = second.children or []
+                print(f"        O {format_cell(reply.cell)}, X {format_cell(second.cell)} "
+                      f"(of {len(reply.children)} tried): O's replies proved "
+                      f"{sum(1 for a in answers if a.pn == 0)}/{len(answers)}",
+                      file=self.out, flush=True)
 
 
 def _real(value: int) -> int:

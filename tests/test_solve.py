@@ -2,6 +2,7 @@
 
 import io
 import lzma
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 from qubic.geometry import CUBE
@@ -90,3 +91,6 @@ def test_from_the_empty_cube_only_the_corner_is_searched_as_first_move(tmp_path)
         Solver(Checkpoint(tmp_path / "proof.txt.xz"), 30, out).solve(executor, 1, 0.0003)
     assert "after X 111: O's replies proved 0/12" in out.getvalue()
     assert "after X 112" not in out.getvalue()
+    # Below each of O's replies searched: X's most promising answer and O's replies to it.
+    assert re.search(r"O \d{3}, X \d{3} \(of \d+ tried\): O's replies proved \d+/\d+",
+                     out.getvalue())
