@@ -135,7 +135,8 @@ class Checkpoint:
 class Node:
     """A position of the upper tree."""
 
-    __slots__ = ("cell", "children", "dn", "evaluated", "more", "o", "parent", "pn", "x")
+    __slots__ = ("cell", "children", "dn", "evaluated", "failed", "more", "o", "parent", "pn",
+                 "x")
 
     def __init__(self, x: int, o: int, cell: int, parent: Node | None) -> None:
         self.x, self.o, self.cell, self.parent = x, o, cell, parent
@@ -143,6 +144,7 @@ class Node:
         self.children: list[Node] | None = None
         self.more: list[tuple[int, int, int]] = []  # X's moves not tried yet, best first
         self.evaluated = False  # a unit has searched it and left it unknown
+        self.failed = False  # X's best moves fail below it (not a disproof: see _widen)
 
     @property
     def settled(self) -> bool:
@@ -159,6 +161,12 @@ class Node:
             self.pn, self.dn = min(INF, sum(pns)), min(dns, default=INF)
         if not self.children:  # every reply of O plainly lost, or every move of X
             self.pn, self.dn = (INF, 0) if x_to_move(self.x, self.o) else (0, INF)
+        failed = [child.failed for child in self.children]
+        if x_to_move(self.x, self.o):  # every move tried fails or is lost, and none is left
+            self.failed = (any(failed) and not self.more
+                           and all(f or c.dn == 0 for f, c in zip(failed, self.children)))
+        else:  # one of O's replies is enough
+            self.failed = any(failed)
 
 
 class Solver:
@@ -266,6 +274,7 @@ class Solver:
         elif key in self.checkpoint.unknown:
             node.pn, node.dn = self.checkpoint.unknown[key]
             node.evaluated = True
+            node.failed = (node.pn, node.dn) == FAILED  # as a failed unit is recorded
         else:
             verdict = self.rules.settle(node.x, node.o)
             if verdict is not None:
@@ -278,7 +287,8 @@ class Solver:
         key = canonical(leaf.x, leaf.o)
         for x, o, cell in moves:
             self.checkpoint.write("B", (x, o), cell)
-        leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
+        leaf.failed = result.status == DISPROVED
+        leaf.pn, leaf.dn = FAILED if leaf.failed else (result.pn, result.dn)
         if result.status == PROVED:
             self.checkpoint.write("W", key)
         else:
@@ -361,7 +371,7 @@ def _failing(node: Node) -> bool:
         return False
     if _opening(node):
         return all(child.dn == 0 for child in node.children)
-    return all(_real(child.pn) >= FAILED[0] for child in node.children)
+    return all(child.failed or child.dn == 0 for child in node.children)
 
 
 def _number(value: int) -> str:
