@@ -144,7 +144,7 @@ class Node:
         self.children: list[Node] | None = None
         self.more: list[tuple[int, int, int]] = []  # X's moves not tried yet, best first
         self.evaluated = False  # a unit has searched it and left it unknown
-        self.failed = False  # X's best moves fail below it (not a disproof: see _widen)
+        self.failed = False  # X's moves leading here fail (not a disproof: see _failing)
 
     @property
     def settled(self) -> bool:
@@ -274,7 +274,7 @@ class Solver:
         elif key in self.checkpoint.unknown:
             node.pn, node.dn = self.checkpoint.unknown[key]
             node.evaluated = True
-            node.failed = (node.pn, node.dn) == FAILED  # as a failed unit is recorded
+            node.failed = _unit_failed(node, (node.pn, node.dn) == FAILED)  # as recorded
         else:
             verdict = self.rules.settle(node.x, node.o)
             if verdict is not None:
@@ -287,8 +287,8 @@ class Solver:
         key = canonical(leaf.x, leaf.o)
         for x, o, cell in moves:
             self.checkpoint.write("B", (x, o), cell)
-        leaf.failed = result.status == DISPROVED
-        leaf.pn, leaf.dn = FAILED if leaf.failed else (result.pn, result.dn)
+        leaf.failed = _unit_failed(leaf, result.status == DISPROVED)
+        leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
         if result.status == PROVED:
             self.checkpoint.write("W", key)
         else:
@@ -360,6 +360,13 @@ def _real(value: int) -> int:
 def _opening(node: Node) -> bool:
     """Whether `node` is the empty cube, where X's first move is chosen."""
     return not (node.x | node.o)
+
+
+def _unit_failed(leaf: Node, disproved: bool) -> bool:
+    """Whether a unit's failure at `leaf` fails the X move that led there. At O's turn it
+    does: X's parent tries its next moves. At X's turn the leaf tries more of its own moves
+    first, when the upper tree expands it; it fails only once all of them fail."""
+    return disproved and not x_to_move(leaf.x, leaf.o)
 
 
 def _failing(node: Node) -> bool:
