@@ -11,6 +11,7 @@ from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
 from qubic.perfect import PerfectPlayer, x_move
 from qubic.prover import PROVED, Prover
+from qubic.solve import CHECKPOINT, Checkpoint
 from qubic.threats import ThreatSearch
 from qubic.verify import walk
 from tests.test_prover import QUIET_WIN, bits
@@ -93,3 +94,14 @@ def test_perfect_answers_through_the_engine_protocol():
     line = ThreatSearch().forced_win(*board.bits, shortest=False)
     assert first == format_cell(line[0])
     assert parse_cell(second) != parse_cell("111")
+
+
+def test_the_committed_proof_of_a_four_stone_position_walks_without_a_gap():
+    # Real data: a position the background solver proved, walked with the quiet moves the
+    # committed checkpoint holds (some 58,000 positions).
+    start = moves("111 121 114 211")
+    checkpoint = Checkpoint(CHECKPOINT)
+    assert checkpoint.settled[CUBE.canonical(*bits("111 121 114 211"))] is True
+    result = walk(start, checkpoint.book)
+    assert result.failures == []
+    assert result.positions > 10_000 and result.answered["book"] > 10
