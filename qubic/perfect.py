@@ -5,12 +5,14 @@ forced win by threats; off the book (until the proof is complete, or after a pos
 proof never reaches) it plays as expert. As O the game is lost against perfect play, so it
 resists: it keeps expert's move unless a short proof search shows that move loses while
 another move is not shown to lose; when every move it tries is shown lost, it plays the one
-whose proof took longest to find.
+whose proof took longest to find. It checks no more moves once the move has taken expert's
+4.5 seconds (or the time limit), so a move takes at most one check longer than expert's.
 """
 
 from __future__ import annotations
 
 import random
+import time
 
 from qubic import strategy
 from qubic.board import Board
@@ -25,6 +27,7 @@ from qubic.threats import OutOfBudget, ThreatSearch, lowest, winning_cells
 THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
 REFUTE_NODES = 2_000  # df-pn expansions spent on each of O's candidate moves
 REFUTE_MOVES = 8  # candidates O tries when expert's move is shown lost
+SECONDS = 4.5  # after this long in a move, O checks no more candidates (expert's own cap)
 
 
 def x_move(x: int, o: int, book: strategy.Entries) -> tuple[int, str] | None:
@@ -59,14 +62,16 @@ class PerfectPlayer:
         if board.geometry is CUBE:
             first, second = board.bits[board.first], board.bits[board.first.other]
             if board.turn is not board.first:
-                return Reply(self._resist(board, seconds))
+                return Reply(self._resist(board, seconds, time.perf_counter()))
             move = x_move(first, second, self.book)
             if move is not None:
                 return Reply(move[0])
         return self.expert.choose(board, seconds)
 
-    def _resist(self, board: Board, seconds: float | None) -> int:
-        """Expert's move, unless the prover shows it lost and finds one it cannot show lost."""
+    def _resist(self, board: Board, seconds: float | None, start: float) -> int:
+        """Expert's move, unless the prover shows it lost and finds one it cannot show lost;
+        candidates are checked until `seconds` (or SECONDS) from `start` have passed."""
+        deadline = start + (SECONDS if seconds is None else seconds)
         move = self.expert.choose(board, seconds).cell
         me, you = board.bits[board.turn], board.bits[board.first]
         if forced_move(ThreatSearch(20_000), me, you)[0] is not None:
@@ -76,8 +81,10 @@ class PerfectPlayer:
         scores = score_cells(board, board.turn)
         others = sorted((c for c in scores if c != move), key=lambda c: -scores[c])
         for cell in [move, *others[:REFUTE_MOVES - 1]]:
+            if time.perf_counter() > deadline:
+                break
             result = prover.prove(you, me | 1 << cell, REFUTE_NODES)
             if result.status != PROVED:
                 return cell
             effort[cell] = result.expanded
-        return max(effort, key=lambda c: effort[c])
+        return max(effort, key=lambda c: effort[c]) if effort else move

@@ -1,0 +1,89 @@
+"""Level perfect against the other levels, printed as Markdown tables.
+
+    pip install -e . && python benchmarks/perfect.py           # 30 games a pairing (long)
+    python benchmarks/perfect.py --games 6 --only o --against hard normal
+
+Sections: perfect as X against every level (its wins and its move times: the strategy book's
+targets are every game won, median under 5 ms, none over 200 ms); perfect as O against hard,
+normal, easy and classic as X (the targets: two games in three won against hard, none lost
+against the others). Each game is seeded, so two runs play the same games (timings aside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from bench import table
+
+from qubic.board import Board, Mark
+from qubic.levels import make_player
+from qubic.player import Player
+
+SEED = 2026
+X_OPPONENTS = ["easy", "normal", "classic", "hard", "expert"]
+O_OPPONENTS = ["hard", "easy", "normal", "classic"]
+
+
+def play(x: Player, o: Player, timed: Mark) -> tuple[Mark | None, list[float]]:
+    """The winner of one game, and the milliseconds each move of `timed` took."""
+    board = Board()
+    times = []
+    while not board.is_over():
+        start = time.perf_counter()
+        cell = (x if board.turn is Mark.X else o).choose(board.copy()).cell
+        if board.turn is timed:
+            times.append((time.perf_counter() - start) * 1000)
+        board.push(cell)
+    return board.winner, times
+
+
+def as_x(games: int, against: list[str]) -> str:
+    rows = []
+    for level in [level for level in X_OPPONENTS if level in against]:
+        results = {Mark.X: 0, Mark.O: 0, None: 0}
+        times: list[float] = []
+        for game in range(games):
+            winner, took = play(make_player("perfect", SEED + game),
+                                make_player(level, SEED + 1000 + game), Mark.X)
+            results[winner] += 1
+            times += took
+        rows.append([level, games, results[Mark.X], results[Mark.O], results[None],
+                     f"{statistics.median(times):.1f}", f"{max(times):.1f}"])
+    return "### Perfect as X\n\n" + table(
+        ["O", "games", "perfect wins", "perfect loses", "draws", "median ms", "max ms"], rows)
+
+
+def as_o(games: int, against: list[str]) -> str:
+    rows = []
+    for level in [level for level in O_OPPONENTS if level in against]:
+        results = {Mark.X: 0, Mark.O: 0, None: 0}
+        times: list[float] = []
+        for game in range(games):
+            winner, took = play(make_player(level, SEED + game),
+                                make_player("perfect", SEED + 1000 + game), Mark.O)
+            results[winner] += 1
+            times += took
+            print(f"  {level} v perfect, game {game + 1}: "
+                  f"{'draw' if winner is None else winner.name + ' wins'}", flush=True)
+        rows.append([level, games, results[Mark.O], results[Mark.X], results[None],
+                     f"{statistics.median(times):.0f}", f"{max(times):.0f}"])
+    return "### Perfect as O\n\n" + table(
+        ["X", "games", "perfect wins", "perfect loses", "draws", "median ms", "max ms"], rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30, help="games per opponent")
+    parser.add_argument("--only", nargs="+", default=["x", "o"], choices=["x", "o"])
+    parser.add_argument("--against", nargs="+", default=X_OPPONENTS,
+                        choices=X_OPPONENTS, help="the opponents (default all)")
+    args = parser.parse_args()
+    sections = {"x": as_x, "o": as_o}
+    for name in args.only:
+        print(sections[name](args.games, args.against), end="\n\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()
