@@ -24,12 +24,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import lzma
+import resource
 import signal
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from qubic.board import Board
 from qubic.geometry import CUBE
@@ -55,10 +56,20 @@ def canonical(x: int, o: int) -> Key:
     return CUBE.canonical(x, o)
 
 
-def unit(x: int, o: int, nodes: int,
-         width: int = X_WIDTH) -> tuple[Result, list[tuple[int, int, int]]]:
-    """Prove `(x, o)` within `nodes` expansions, trying X's `width` best moves: the result,
-    and when proved, its quiet X moves up to symmetry. Runs in a worker process."""
+class Answer(NamedTuple):
+    """A unit's answer: the search's result, its quiet X moves when proved (canonical
+    position and move), the CPU seconds it took and its process's peak memory in KB."""
+
+    result: Result
+    moves: list[tuple[int, int, int]]
+    cpu_seconds: float
+    peak_kb: int
+
+
+def unit(x: int, o: int, nodes: int, width: int = X_WIDTH) -> Answer:
+    """Prove `(x, o)` within `nodes` expansions, trying X's `width` best moves. Runs in a
+    worker process."""
+    start = time.process_time()
     prover = Prover(width=width)
     result = prover.prove(x, o, nodes)
     moves = []
@@ -66,7 +77,8 @@ def unit(x: int, o: int, nodes: int,
         for px, po, cell in prover.strategy(x, o):
             key, symmetry = CUBE.orient(px, po)
             moves.append((*key, symmetry[cell]))
-    return result, moves
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return Answer(result, moves, time.process_time() - start, peak)
 
 
 class Checkpoint:
@@ -79,6 +91,7 @@ class Checkpoint:
         self.settled: dict[Key, bool] = {}
         self.unknown: dict[Key, tuple[int, int]] = {}
         self.book: dict[Key, int] = {}
+        self.cpu_seconds = 0.0  # the solver's units, over every run so far
         texts = []
         if path.exists():
             with lzma.open(path, "rt", encoding="ascii") as compact:
@@ -92,6 +105,9 @@ class Checkpoint:
         self._file: TextIO | None = None  # the journal, opened at the first write
 
     def _read(self, words: list[str]) -> None:
+        if words[0] == "T":
+            self.cpu_seconds = float(words[1])
+            return
         kind, key = words[0], (int(words[1], 16), int(words[2], 16))
         if kind in "WL":
             self.settled[key] = kind == "W"
@@ -102,7 +118,13 @@ class Checkpoint:
             self.book[key] = int(words[3])
 
     def write(self, kind: str, key: Key, *values: int) -> None:
-        words = [kind, f"{key[0]:x}", f"{key[1]:x}", *map(str, values)]
+        self._append([kind, f"{key[0]:x}", f"{key[1]:x}", *map(str, values)])
+
+    def write_cpu(self, seconds: float) -> None:
+        """Record the CPU time the solver's units have taken over every run."""
+        self._append(["T", f"{seconds:.0f}"])
+
+    def _append(self, words: list[str]) -> None:
         self._read(words)
         if self._file is None:
             self._file = self.journal.open("a", encoding="ascii")
@@ -118,6 +140,7 @@ class Checkpoint:
         lines = [f"{'W' if won else 'L'} {x:x} {o:x}" for (x, o), won in self.settled.items()]
         lines += [f"U {x:x} {o:x} {pn} {dn}" for (x, o), (pn, dn) in self.unknown.items()]
         lines += [f"B {x:x} {o:x} {cell}" for (x, o), cell in self.book.items()]
+        lines.append(f"T {self.cpu_seconds:.0f}")
         lines.sort()  # like records together: smaller once compressed
         partial = self.path.with_name(self.path.name + ".partial")
         with lzma.open(partial, "wt", encoding="ascii", preset=9) as compact:
@@ -181,10 +204,13 @@ class Solver:
         self.rules = Prover(width=width)  # settles and expands positions of the upper tree
         self.root = Node(*start, -1, None)
         self._settle(self.root)
-        self.running: dict[Future[tuple[Result, list[tuple[int, int, int]]]], Node] = {}
+        self.running: dict[Future[Answer], Node] = {}
         self.counts = {"proved": 0, "disproved": 0, "unknown": 0}
         self.expanded = 0
         self.unit_seconds = 0.0
+        self.cpu_before = checkpoint.cpu_seconds  # earlier runs'
+        self.cpu_seconds = 0.0  # this run's units
+        self.peak_kb = 0  # the largest worker seen
         self.started = time.perf_counter()
 
     def solve(self, executor: Executor, workers: int, hours: float | None) -> bool | None:
@@ -205,7 +231,7 @@ class Solver:
                 break
             done, _ = wait(self.running, timeout=REPORT_SECONDS, return_when=FIRST_COMPLETED)
             for future in done:
-                self._receive(self.running.pop(future), *future.result())
+                self._receive(self.running.pop(future), future.result())
             if time.perf_counter() - last_report >= REPORT_SECONDS:
                 self.report()
                 last_report = time.perf_counter()
@@ -280,12 +306,15 @@ class Solver:
             if verdict is not None:
                 node.pn, node.dn = verdict
 
-    def _receive(self, leaf: Node, result: Result, moves: list[tuple[int, int, int]]) -> None:
+    def _receive(self, leaf: Node, answer: Answer) -> None:
+        result = answer.result
         self.counts[result.status] += 1
         self.expanded += result.expanded
         self.unit_seconds += result.seconds
+        self.cpu_seconds += answer.cpu_seconds
+        self.peak_kb = max(self.peak_kb, answer.peak_kb)
         key = canonical(leaf.x, leaf.o)
-        for x, o, cell in moves:
+        for x, o, cell in answer.moves:
             self.checkpoint.write("B", (x, o), cell)
         leaf.failed = _unit_failed(leaf, result.status == DISPROVED)
         leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
@@ -327,10 +356,15 @@ class Solver:
         rate = self.expanded / self.unit_seconds if self.unit_seconds else 0.0
         done = sum(self.counts.values())
         root = self.root
+        cpu = self.cpu_before + self.cpu_seconds
+        if self.cpu_seconds:
+            self.checkpoint.write_cpu(cpu)
+        main_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         print(f"{elapsed / 60:7.1f} min | units {done} ({self.counts['proved']} proved, "
               f"{self.counts['disproved']} disproved, {self.counts['unknown']} unknown) | "
               f"{rate:,.0f} nodes/s per worker | root pn {_number(root.pn)} "
-              f"dn {_number(root.dn)} | book {len(self.checkpoint.book)}",
+              f"dn {_number(root.dn)} | book {len(self.checkpoint.book)} | CPU {cpu / 3600:.2f} h "
+              f"in all runs | peak memory {main_kb // 1024} MB, workers {self.peak_kb // 1024} MB",
               file=self.out, flush=True)
         for first in root.children or []:
             replies = first.children or []

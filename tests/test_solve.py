@@ -41,7 +41,7 @@ def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
     # Not compacted: everything is in the journal, appended as each unit answered.
     assert not path.exists()
     lines = (tmp_path / "proof.journal").read_text().splitlines()
-    assert lines and all(line.split()[0] in "WLUB" for line in lines)
+    assert lines and all(line.split()[0] in "WLUBT" for line in lines)
     assert Checkpoint(path).unknown  # units left unknown are not run again
 
 
@@ -57,12 +57,13 @@ def test_a_line_cut_off_by_a_stop_is_ignored(tmp_path):
 def test_compacting_folds_the_journal_into_the_compressed_file(tmp_path):
     path = tmp_path / "proof.txt.xz"
     journal = tmp_path / "proof.journal"
-    journal.write_text("U a b 5 6\nW 1 2\nB 1 2 7\nU 3 4 8 9\nW a b\n")
+    journal.write_text("U a b 5 6\nW 1 2\nT 40\nB 1 2 7\nU 3 4 8 9\nW a b\nT 95\n")
     checkpoint = Checkpoint(path)
     checkpoint.compact()
     assert not journal.exists()
     with lzma.open(path, "rt") as compact:
-        assert sorted(compact.read().splitlines()) == ["B 1 2 7", "U 3 4 8 9", "W 1 2", "W a b"]
+        assert sorted(compact.read().splitlines()) == [
+            "B 1 2 7", "T 95", "U 3 4 8 9", "W 1 2", "W a b"]
     # New answers go to a new journal; the file and the journal are read together.
     checkpoint.write("L", (0xc, 0xd))
     checkpoint.close()
@@ -70,6 +71,7 @@ def test_compacting_folds_the_journal_into_the_compressed_file(tmp_path):
     assert again.settled == {(1, 2): True, (10, 11): True, (12, 13): False}
     assert again.unknown == {(3, 4): (8, 9)}
     assert again.book == {(1, 2): 7}
+    assert again.cpu_seconds == 95  # the solver's CPU time over every run, the latest record
 
 
 def test_the_upper_tree_widens_where_x_best_moves_fail(tmp_path):
@@ -93,4 +95,6 @@ def test_from_the_empty_cube_only_the_corner_is_searched_as_first_move(tmp_path)
     assert "after X 112" not in out.getvalue()
     # Below each of O's replies searched: X's most promising answer and O's replies to it.
     assert re.search(r"O \d{3}, X \d{3} \(of \d+ tried\): O's replies proved \d+/\d+",
+                     out.getvalue())
+    assert re.search(r"CPU \d+\.\d\d h in all runs \| peak memory \d+ MB, workers \d+ MB",
                      out.getvalue())
