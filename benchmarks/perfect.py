@@ -39,38 +39,27 @@ def play(x: Player, o: Player, timed: Mark) -> tuple[Mark | None, list[float]]:
     return board.winner, times
 
 
-def as_x(games: int, against: list[str]) -> str:
+def series(games: int, against: list[str], side: Mark) -> str:
+    """Perfect playing `side` against each level of `against` it meets from that side."""
     rows = []
-    for level in [level for level in X_OPPONENTS if level in against]:
+    opponents = X_OPPONENTS if side is Mark.X else O_OPPONENTS
+    for level in [level for level in opponents if level in against]:
         results = {Mark.X: 0, Mark.O: 0, None: 0}
         times: list[float] = []
         for game in range(games):
-            winner, took = play(make_player("perfect", SEED + game),
-                                make_player(level, SEED + 1000 + game), Mark.X)
+            names = ("perfect", level) if side is Mark.X else (level, "perfect")
+            x, o = (make_player(name, SEED + 1000 * seat + game)
+                    for seat, name in enumerate(names))
+            winner, took = play(x, o, side)
             results[winner] += 1
             times += took
-        rows.append([level, games, results[Mark.X], results[Mark.O], results[None],
-                     f"{statistics.median(times):.1f}", f"{max(times):.1f}"])
-    return "### Perfect as X\n\n" + table(
-        ["O", "games", "perfect wins", "perfect loses", "draws", "median ms", "max ms"], rows)
-
-
-def as_o(games: int, against: list[str]) -> str:
-    rows = []
-    for level in [level for level in O_OPPONENTS if level in against]:
-        results = {Mark.X: 0, Mark.O: 0, None: 0}
-        times: list[float] = []
-        for game in range(games):
-            winner, took = play(make_player(level, SEED + game),
-                                make_player("perfect", SEED + 1000 + game), Mark.O)
-            results[winner] += 1
-            times += took
-            print(f"  {level} v perfect, game {game + 1}: "
+            print(f"  {names[0]} v {names[1]}, game {game + 1}: "
                   f"{'draw' if winner is None else winner.name + ' wins'}", flush=True)
-        rows.append([level, games, results[Mark.O], results[Mark.X], results[None],
-                     f"{statistics.median(times):.0f}", f"{max(times):.0f}"])
-    return "### Perfect as O\n\n" + table(
-        ["X", "games", "perfect wins", "perfect loses", "draws", "median ms", "max ms"], rows)
+        rows.append([level, games, results[side], results[side.other], results[None],
+                     f"{statistics.median(times):.1f}", f"{max(times):.1f}"])
+    return f"### Perfect as {side.name}\n\n" + table(
+        ["against", "games", "perfect wins", "perfect loses", "draws", "median ms", "max ms"],
+        rows)
 
 
 def main() -> None:
@@ -80,9 +69,9 @@ def main() -> None:
     parser.add_argument("--against", nargs="+", default=X_OPPONENTS,
                         choices=X_OPPONENTS, help="the opponents (default all)")
     args = parser.parse_args()
-    sections = {"x": as_x, "o": as_o}
     for name in args.only:
-        print(sections[name](args.games, args.against), end="\n\n", flush=True)
+        side = Mark.X if name == "x" else Mark.O
+        print(series(args.games, args.against, side), end="\n\n", flush=True)
 
 
 if __name__ == "__main__":
