@@ -5,8 +5,9 @@ forced win by threats; off the book (until the proof is complete, or after a pos
 proof never reaches) it plays as expert. As O the game is lost against perfect play, so it
 resists: it keeps expert's move unless a short proof search shows that move loses while
 another move is not shown to lose; when every move it tries is shown lost, it plays the one
-whose proof took longest to find. It checks no more moves once the move has taken expert's
-4.5 seconds (or the time limit), so a move takes at most one check longer than expert's.
+whose proof took longest to find. Past expert's own move, it starts no more checks once two
+seconds have passed (or the time limit has), so a move takes about that much longer than
+expert's.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from qubic.threats import OutOfBudget, ThreatSearch, lowest, winning_cells
 THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
 REFUTE_NODES = 2_000  # df-pn expansions spent on each of O's candidate moves
 REFUTE_MOVES = 8  # candidates O tries when expert's move is shown lost
-SECONDS = 4.5  # after this long in a move, O checks no more candidates (expert's own cap)
+CHECK_SECONDS = 2.0  # after expert's move, O starts no more checks once this has passed
 
 
 def x_move(x: int, o: int, book: strategy.Entries) -> tuple[int, str] | None:
@@ -70,9 +71,10 @@ class PerfectPlayer:
 
     def _resist(self, board: Board, seconds: float | None, start: float) -> int:
         """Expert's move, unless the prover shows it lost and finds one it cannot show lost;
-        candidates are checked until `seconds` (or SECONDS) from `start` have passed."""
-        deadline = start + (SECONDS if seconds is None else seconds)
+        expert's move is always checked, others for CHECK_SECONDS after it (or until
+        `seconds` from `start` have passed)."""
         move = self.expert.choose(board, seconds).cell
+        deadline = time.perf_counter() + CHECK_SECONDS if seconds is None else start + seconds
         me, you = board.bits[board.turn], board.bits[board.first]
         if forced_move(ThreatSearch(20_000), me, you)[0] is not None:
             return move  # a win, a block or our own forced win: nothing to weigh
@@ -81,10 +83,10 @@ class PerfectPlayer:
         scores = score_cells(board, board.turn)
         others = sorted((c for c in scores if c != move), key=lambda c: -scores[c])
         for cell in [move, *others[:REFUTE_MOVES - 1]]:
-            if time.perf_counter() > deadline:
+            if effort and time.perf_counter() > deadline:
                 break
             result = prover.prove(you, me | 1 << cell, REFUTE_NODES)
             if result.status != PROVED:
                 return cell
             effort[cell] = result.expanded
-        return max(effort, key=lambda c: effort[c]) if effort else move
+        return max(effort, key=lambda c: effort[c])
