@@ -233,19 +233,24 @@ class Prover:
                 return [(lowest(theirs), x | 1 << lowest(theirs), o)]
             cells: Iterable[int] = ranked_cells(x, o, orbit_representatives(empty, group))
             line = self._threat_win(o, x)  # O's forced win, were it O's turn
-            if line is not None:  # no three on the board: X's only ones are through its move
-                cells = (c for c in cells if not still_forces(
-                    line, o, x | 1 << c, threes=(0, new_threats(x | 1 << c, o, c))))
+            if line is not None:
+                cells = (c for c in cells if not _still_wins(line, o, x, c))
             return [(c, x | 1 << c, o) for c in islice(cells, width or self.width)]
         mine = winning_cells(x, o)
         if mine:
             return [(lowest(mine), x, o | mine)]
         line = self._threat_win(x, o)
         cells = orbit_representatives(empty, group)
-        if line is not None:  # no three on the board: O's only ones are through its reply
-            cells = [c for c in cells if not still_forces(
-                line, x, o | 1 << c, threes=(0, new_threats(o | 1 << c, x, c)))]
+        if line is not None:
+            cells = [c for c in cells if not _still_wins(line, x, o, c)]
         return [(c, x, o | 1 << c) for c in ranked_cells(o, x, cells)]
+
+
+def _still_wins(line: list[int], me: int, you: int, cell: int) -> bool:
+    """Whether `line`, a forced win of `me`, still wins after `you` takes `cell`. Neither side
+    has a three where the prover asks, so the only ones `you` can have run through `cell`."""
+    after = you | 1 << cell
+    return still_forces(line, me, after, threes=(0, new_threats(after, me, cell)))
 
 
 def _bump(value: int) -> int:
