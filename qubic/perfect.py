@@ -3,11 +3,12 @@
 As X it wins at once if it can, else blocks, else plays the strategy book's move, else its
 forced win by threats; off the book (until the proof is complete, or after a position the
 proof never reaches) it plays as expert. As O the game is lost against perfect play, so it
-resists: it keeps expert's move unless a short proof search shows that move loses while
-another move is not shown to lose; when every move it tries is shown lost, it plays the one
-whose proof took longest to find. Past expert's own move, it starts no more checks once two
-seconds have passed (or the time limit has), so a move takes about that much longer than
-expert's.
+resists: it keeps expert's move unless a short proof search shows that move loses, or
+leaves it open while another move is shown to hold against X's best moves; a move shown to
+hold is played at once, one left open next, and when every move it tries is shown lost, it
+plays the one whose proof took longest to find. Past expert's own move, it starts no more
+checks once two seconds have passed (or the time limit has), so a move takes about that much
+longer than expert's.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from qubic.geometry import CUBE
 from qubic.hard import forced_move
 from qubic.heuristic import score_cells
 from qubic.player import Reply
-from qubic.prover import PROVED, Prover
+from qubic.prover import DISPROVED, PROVED, Prover
 from qubic.threats import OutOfBudget, ThreatSearch, lowest, winning_cells
 
 THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
@@ -70,23 +71,29 @@ class PerfectPlayer:
         return self.expert.choose(board, seconds)
 
     def _resist(self, board: Board, seconds: float | None, start: float) -> int:
-        """Expert's move, unless the prover shows it lost and finds one it cannot show lost;
-        expert's move is always checked, others for CHECK_SECONDS after it (or until
-        `seconds` from `start` have passed)."""
+        """Expert's move, unless the prover shows it lost or leaves it open while another
+        move's check finds X's best moves failing; expert's move is always checked, others
+        for CHECK_SECONDS after it (or until `seconds` from `start` have passed)."""
         move = self.expert.choose(board, seconds).cell
         deadline = time.perf_counter() + CHECK_SECONDS if seconds is None else start + seconds
         me, you = board.bits[board.turn], board.bits[board.first]
         if forced_move(ThreatSearch(20_000), me, you)[0] is not None:
             return move  # a win, a block or our own forced win: nothing to weigh
         prover = Prover()
-        effort = {}
+        effort: dict[int, int] = {}  # moves shown lost -> the expansions that took
+        unknown: list[int] = []  # moves neither shown lost nor safe, best first
         scores = score_cells(board, board.turn)
         others = sorted((c for c in scores if c != move), key=lambda c: -scores[c])
         for cell in [move, *others[:REFUTE_MOVES - 1]]:
-            if effort and time.perf_counter() > deadline:
+            if (effort or unknown) and time.perf_counter() > deadline:
                 break
             result = prover.prove(you, me | 1 << cell, REFUTE_NODES)
-            if result.status != PROVED:
-                return cell
-            effort[cell] = result.expanded
+            if result.status == DISPROVED:
+                return cell  # none of X's best moves wins: the safest answer found
+            if result.status == PROVED:
+                effort[cell] = result.expanded
+            else:
+                unknown.append(cell)
+        if unknown:
+            return unknown[0]
         return max(effort, key=lambda c: effort[c])

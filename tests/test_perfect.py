@@ -105,3 +105,13 @@ def test_the_committed_proof_of_a_four_stone_position_walks_without_a_gap():
     result = walk(start, checkpoint.book)
     assert result.failures == []
     assert result.positions > 10_000 and result.answered["book"] > 10
+
+
+def test_perfect_as_second_player_avoids_a_move_the_prover_shows_lost():
+    # Here expert (which perfect asks first) plays 132, which the prover shows lost at once,
+    # while several moves are not shown lost.
+    board = Board.from_moves(moves("114 111 141 444 414"))
+    x, o = board.bits
+    assert Prover().prove(x, o | 1 << parse_cell("132"), 2_000).status == PROVED
+    cell = PerfectPlayer(seed=3).choose(board.copy()).cell
+    assert Prover().prove(x, o | 1 << cell, 2_000).status != PROVED
