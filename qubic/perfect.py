@@ -4,11 +4,13 @@ As X it wins at once if it can, else blocks, else plays the strategy book's move
 forced win by threats; off the book (until the proof is complete, or after a position the
 proof never reaches) it plays as expert. As O the game is lost against perfect play, so it
 resists: it keeps expert's move unless a short proof search shows that move loses, or
-leaves it open while another move is shown to hold against X's best moves; a move shown to
-hold is played at once, one left open next, and when every move it tries is shown lost, it
-plays the one whose proof took longest to find. Past expert's own move, it starts no more
-checks once two seconds have passed (or the time limit has), so a move takes about that much
-longer than expert's.
+leaves it open while another move is shown to hold against X's best moves. The other moves
+(one of each class under the position's symmetries) are first tested for X's forced win by
+threats, which is how most of them lose; those that pass get the short search. A move shown
+to hold is played at once, one left open next, and when every move is shown lost, it plays
+the one whose proof took longest to find. Past expert's own move, it starts no more checks
+once two seconds have passed (or the time limit has), so a move takes about that much longer
+than expert's.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from qubic.hard import forced_move
 from qubic.heuristic import score_cells
 from qubic.player import Reply
 from qubic.prover import DISPROVED, PROVED, Prover
+from qubic.symmetry import orbit_representatives, stabilizer
 from qubic.threats import OutOfBudget, ThreatSearch, lowest, winning_cells
 
 THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
 REFUTE_NODES = 2_000  # df-pn expansions spent on each of O's candidate moves
-REFUTE_MOVES = 8  # candidates O tries when expert's move is shown lost
 CHECK_SECONDS = 2.0  # after expert's move, O starts no more checks once this has passed
 
 
@@ -80,20 +82,41 @@ class PerfectPlayer:
         if forced_move(ThreatSearch(20_000), me, you)[0] is not None:
             return move  # a win, a block or our own forced win: nothing to weigh
         prover = Prover()
-        effort: dict[int, int] = {}  # moves shown lost -> the expansions that took
-        unknown: list[int] = []  # moves neither shown lost nor safe, best first
-        scores = score_cells(board, board.turn)
-        others = sorted((c for c in scores if c != move), key=lambda c: -scores[c])
-        for cell in [move, *others[:REFUTE_MOVES - 1]]:
-            if (effort or unknown) and time.perf_counter() > deadline:
-                break
-            result = prover.prove(you, me | 1 << cell, REFUTE_NODES)
-            if result.status == DISPROVED:
-                return cell  # none of X's best moves wins: the safest answer found
+        lost: dict[int, int] = {}  # moves shown lost -> the expansions that took
+        still_open: list[int] = []  # moves neither shown lost nor safe, best first
+
+        def check(cell: int, nodes: int) -> bool:
+            """Search `cell` for `nodes` expansions; True when it is shown to hold."""
+            result = prover.prove(you, me | 1 << cell, nodes)
             if result.status == PROVED:
-                effort[cell] = result.expanded
-            else:
-                unknown.append(cell)
-        if unknown:
-            return unknown[0]
-        return max(effort, key=lambda c: effort[c])
+                lost[cell] = lost.get(cell, 0) + result.expanded
+            return result.status == DISPROVED
+
+        if check(move, REFUTE_NODES):
+            return move
+        if move not in lost:
+            still_open.append(move)
+        # Most moves lose at once to a forced win by threats: every other class of moves
+        # gets that test alone first, and the time left goes to those that pass it.
+        group = stabilizer(CUBE, you, me)
+        images = {symmetry[move] for symmetry in group}
+        scores = score_cells(board, board.turn)
+        others = [cell for cell in orbit_representatives(CUBE.full_mask & ~(me | you), group)
+                  if cell not in images]
+        others.sort(key=lambda cell: -scores[cell])
+        survivors = []
+        for cell in others:
+            if time.perf_counter() > deadline:
+                break
+            if check(cell, 1):
+                return cell
+            if cell not in lost:
+                survivors.append(cell)
+        for cell in survivors:
+            if time.perf_counter() < deadline and check(cell, REFUTE_NODES):
+                return cell
+            if cell not in lost:
+                still_open.append(cell)
+        if still_open:
+            return still_open[0]
+        return max(lost, key=lambda cell: lost[cell])
