@@ -4,13 +4,13 @@ As X it wins at once if it can, else blocks, else plays the strategy book's move
 forced win by threats; off the book (until the proof is complete, or after a position the
 proof never reaches) it plays as expert. As O the game is lost against perfect play, so it
 resists: it keeps expert's move unless a short proof search shows that move loses, or
-leaves it open while another move is shown to hold against X's best moves. The other moves
-(one of each class under the position's symmetries) are first tested for X's forced win by
-threats, which is how most of them lose; those that pass get the short search. A move shown
-to hold is played at once, one left open next, and when every move is shown lost, it plays
-the one whose proof took longest to find. Past expert's own move, it starts no more checks
-once two seconds have passed (or the time limit has), so a move takes about that much longer
-than expert's.
+leaves it open while another move is shown to hold against X's best moves. Every move (one
+of each class under the position's symmetries) is first tested for X's forced win by
+threats, which is how most moves lose; those that pass get the short search, expert's first.
+A move shown to hold is played at once, one left open next, and when every move is shown
+lost, the one whose proof took longest to find. Past expert's own move, it starts no more
+checks once two seconds have passed (or the time limit has), so a move takes about that much
+longer than expert's.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class PerfectPlayer:
     def _resist(self, board: Board, seconds: float | None, start: float) -> int:
         """Expert's move, unless the prover shows it lost or leaves it open while another
         move's check finds X's best moves failing; expert's move is always checked, others
-        for CHECK_SECONDS after it (or until `seconds` from `start` have passed)."""
+        until CHECK_SECONDS after it (or `seconds` from `start`) have passed."""
         move = self.expert.choose(board, seconds).cell
         deadline = time.perf_counter() + CHECK_SECONDS if seconds is None else start + seconds
         me, you = board.bits[board.turn], board.bits[board.first]
@@ -83,7 +83,7 @@ class PerfectPlayer:
             return move  # a win, a block or our own forced win: nothing to weigh
         prover = Prover()
         lost: dict[int, int] = {}  # moves shown lost -> the expansions that took
-        still_open: list[int] = []  # moves neither shown lost nor safe, best first
+        still_open: list[int] = []  # moves neither shown lost nor safe, expert's first
 
         def check(cell: int, nodes: int) -> bool:
             """Search `cell` for `nodes` expansions; True when it is shown to hold."""
@@ -92,12 +92,8 @@ class PerfectPlayer:
                 lost[cell] = lost.get(cell, 0) + result.expanded
             return result.status == DISPROVED
 
-        if check(move, REFUTE_NODES):
-            return move
-        if move not in lost:
-            still_open.append(move)
-        # Most moves lose at once to a forced win by threats: every other class of moves
-        # gets that test alone first, and the time left goes to those that pass it.
+        # Most moves lose at once to a forced win by threats: every class of moves gets that
+        # test alone first (it is cheap), and the time left goes to those that pass it.
         group = stabilizer(CUBE, you, me)
         images = {symmetry[move] for symmetry in group}
         scores = score_cells(board, board.turn)
@@ -105,15 +101,16 @@ class PerfectPlayer:
                   if cell not in images]
         others.sort(key=lambda cell: -scores[cell])
         survivors = []
-        for cell in others:
-            if time.perf_counter() > deadline:
+        for cell in [move, *others]:
+            if cell != move and time.perf_counter() > deadline:
                 break
             if check(cell, 1):
                 return cell
             if cell not in lost:
                 survivors.append(cell)
         for cell in survivors:
-            if time.perf_counter() < deadline and check(cell, REFUTE_NODES):
+            in_time = cell == move or time.perf_counter() < deadline
+            if in_time and check(cell, REFUTE_NODES - 1):
                 return cell
             if cell not in lost:
                 still_open.append(cell)
