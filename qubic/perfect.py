@@ -74,8 +74,9 @@ class PerfectPlayer:
 
     def _resist(self, board: Board, seconds: float | None, start: float) -> int:
         """Expert's move, unless the prover shows it lost or leaves it open while another
-        move's check finds X's best moves failing; expert's move is always checked, others
-        until CHECK_SECONDS after it (or `seconds` from `start`) have passed."""
+        move's check finds X's best moves failing. Checks start until CHECK_SECONDS after
+        expert's move (or `seconds` from `start`) have passed; expert's move is always
+        tested for X's forced win by threats."""
         move = self.expert.choose(board, seconds).cell
         deadline = time.perf_counter() + CHECK_SECONDS if seconds is None else start + seconds
         me, you = board.bits[board.turn], board.bits[board.first]
@@ -109,8 +110,7 @@ class PerfectPlayer:
             if cell not in lost:
                 survivors.append(cell)
         for cell in survivors:
-            in_time = cell == move or time.perf_counter() < deadline
-            if in_time and check(cell, REFUTE_NODES - 1):
+            if time.perf_counter() < deadline and check(cell, REFUTE_NODES - 1):
                 return cell
             if cell not in lost:
                 still_open.append(cell)
