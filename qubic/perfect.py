@@ -74,8 +74,8 @@ class PerfectPlayer:
 
     def _resist(self, board: Board, seconds: float | None, start: float) -> int:
         """Expert's move, unless the prover shows it lost or leaves it open while another
-        move's check finds X's best moves failing. Checks start until CHECK_SECONDS after
-        expert's move (or `seconds` from `start`) have passed; expert's move is always
+        move's check finds X's best moves failing. No check starts once CHECK_SECONDS have
+        passed since expert's move (or `seconds` since `start`), but expert's move is always
         tested for X's forced win by threats."""
         move = self.expert.choose(board, seconds).cell
         deadline = time.perf_counter() + CHECK_SECONDS if seconds is None else start + seconds
