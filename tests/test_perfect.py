@@ -107,22 +107,23 @@ def test_the_committed_proof_of_a_four_stone_position_walks_without_a_gap():
     assert result.positions > 10_000 and result.answered["book"] > 10
 
 
+def assert_perfect_as_o_avoids(played: str, lost: str) -> None:
+    """After `played`, the prover shows O's `lost` lost; perfect's move must not be."""
+    board = Board.from_moves(moves(played))
+    x, o = board.bits
+    assert Prover().prove(x, o | 1 << parse_cell(lost), 2_000).status == PROVED
+    cell = PerfectPlayer(seed=3).choose(board.copy()).cell
+    assert Prover().prove(x, o | 1 << cell, 2_000).status != PROVED
+
+
 def test_perfect_as_second_player_avoids_a_move_the_prover_shows_lost():
     # Here expert (which perfect asks first) plays 132, which the prover shows lost at once,
     # while several moves are not shown lost.
-    board = Board.from_moves(moves("114 111 141 444 414"))
-    x, o = board.bits
-    assert Prover().prove(x, o | 1 << parse_cell("132"), 2_000).status == PROVED
-    cell = PerfectPlayer(seed=3).choose(board.copy()).cell
-    assert Prover().prove(x, o | 1 << cell, 2_000).status != PROVED
+    assert_perfect_as_o_avoids("114 111 141 444 414", lost="132")
 
 
 def test_perfect_as_second_player_screens_every_move_not_only_the_best_ranked():
     # From a game hard won as X: here 56 of O's 57 classes of moves are shown lost, most of
     # them at once to a forced win by threats; expert's 232 takes the prover some 550 nodes,
     # and 223, the one move not shown lost, is far down the heuristic's ranking.
-    board = Board.from_moves(moves("114 111 141 444 414 222 333"))
-    x, o = board.bits
-    assert Prover().prove(x, o | 1 << parse_cell("232"), 2_000).status == PROVED
-    cell = PerfectPlayer(seed=3).choose(board.copy()).cell
-    assert Prover().prove(x, o | 1 << cell, 2_000).status != PROVED
+    assert_perfect_as_o_avoids("114 111 141 444 414 222 333", lost="232")
