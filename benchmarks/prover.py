@@ -1,10 +1,12 @@
 """The proof's unit of work: df-pn expansions per second on fixed positions, as a Markdown table.
 
-    PYTHONPATH=. pypy3 benchmarks/prover.py            # as the solver runs (or python3)
-    PYTHONPATH=. pypy3 benchmarks/prover.py --nodes 2000
+    PYTHONPATH=. pypy3 benchmarks/prover.py            # the Python prover, under PyPy
+    PYTHONPATH=. python3 benchmarks/prover.py --prover fast --nodes 200000   # numba
 
 The positions are four-stone units the solver met (X to move); each is searched by a fresh
-prover for `--nodes` expansions after one warm-up search, as in a warm worker process.
+prover for `--nodes` expansions after one warm-up search, as in a warm worker process. The
+fast prover does not merge symmetric moves, so its numbers differ where a position has
+symmetries.
 """
 
 from __future__ import annotations
@@ -37,11 +39,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--nodes", type=int, default=4000, help="expansions per position")
+    parser.add_argument("--prover", choices=["python", "fast"], default="python",
+                        help="the Python prover (default) or the one compiled with numba")
     args = parser.parse_args()
-    Prover().prove(*bits(POSITIONS[0]), 500)  # warm up (PyPy's JIT)
+    if args.prover == "fast":
+        from qubic.fast_prover import FastProver
+
+        def new() -> Prover | FastProver:
+            return FastProver(tt_bits=20)
+    else:
+        new = Prover
+    new().prove(*bits(POSITIONS[0]), 500)  # warm up (PyPy's JIT, numba's compiler)
     rows, rates = [], []
     for moves in POSITIONS:
-        result = Prover().prove(*bits(moves), args.nodes)
+        result = new().prove(*bits(moves), args.nodes)
         rate = result.expanded / result.seconds
         rates.append(rate)
         rows.append([moves, result.status, result.pn, result.dn, result.expanded,

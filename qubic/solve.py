@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import lzma
 import resource
 import signal
@@ -31,7 +32,7 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import NamedTuple, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from qubic.board import Board
 from qubic.geometry import CUBE
@@ -41,9 +42,13 @@ from qubic.strategy import STRATEGY_FILE, format_entries
 from qubic.symmetry import stabilizer
 from qubic.verify import walk
 
+if TYPE_CHECKING:
+    from qubic.fast_prover import FastProver
+
 CHECKPOINT = Path(__file__).with_name("proof.txt.xz")
 STRATEGY = Path(__file__).with_name(STRATEGY_FILE)
-UNIT_NODES = 20_000  # df-pn expansions per unit: some four seconds under PyPy here
+UNIT_NODES = {"python": 20_000, "fast": 300_000}  # df-pn expansions per unit: some three
+# or four seconds here, the Python prover under PyPy, the compiled one under CPython
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
 FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
@@ -67,15 +72,31 @@ class Answer(NamedTuple):
     peak_kb: int
 
 
-def unit(x: int, o: int, nodes: int, width: int = X_WIDTH) -> Answer:
-    """Prove `(x, o)` within `nodes` expansions, trying X's `width` best moves. Runs in a
-    worker process."""
+def fast_prover_available() -> bool:
+    """Whether numba is installed (the `solver` extra), so the compiled prover can run."""
+    return importlib.util.find_spec("numba") is not None
+
+
+_fast_provers: dict[int, FastProver] = {}  # a worker's compiled provers by width, kept
+# between units so that their tables serve every unit the worker runs
+
+
+def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python") -> Answer:
+    """Prove `(x, o)` within `nodes` expansions, trying X's `width` best moves, with the
+    `prover` named ("python" or "fast"). Runs in a worker process."""
     start = time.process_time()
-    prover = Prover(width=width)
-    result = prover.prove(x, o, nodes)
+    search: Prover | FastProver
+    if prover == "fast":
+        from qubic.fast_prover import FastProver  # numba: only where the extra is installed
+        if width not in _fast_provers:
+            _fast_provers[width] = FastProver(width=width)
+        search = _fast_provers[width]
+    else:
+        search = Prover(width=width)
+    result = search.prove(x, o, nodes)
     moves = []
     if result.status == PROVED:
-        for px, po, cell in prover.strategy(x, o):
+        for px, po, cell in search.strategy(x, o):
             key, symmetry = CUBE.orient(px, po)
             moves.append((*key, symmetry[cell]))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -197,10 +218,11 @@ class Solver:
     """The upper tree and the units in flight."""
 
     def __init__(self, checkpoint: Checkpoint, nodes: int, out: TextIO,
-                 start: Key = (0, 0), width: int = X_WIDTH) -> None:
+                 start: Key = (0, 0), width: int = X_WIDTH, prover: str = "python") -> None:
         self.checkpoint = checkpoint
         self.nodes = nodes
         self.width = width
+        self.prover = prover  # the units': "python" or "fast"
         self.out = out
         self.rules = Prover(width=width)  # settles and expands positions of the upper tree
         self.root = Node(*start, -1, None)
@@ -259,7 +281,8 @@ class Solver:
         if leaf.evaluated or stones < UNIT_STONES:
             self._expand(leaf)
         else:
-            future = executor.submit(unit, leaf.x, leaf.o, self.nodes, self.width)
+            future = executor.submit(unit, leaf.x, leaf.o, self.nodes, self.width,
+                                     self.prover)
             self.running[future] = leaf
             # Its parent chooses by this number: a sibling is chosen next.
             if x_to_move(leaf.x, leaf.o):
@@ -436,8 +459,13 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--hours", type=float, help="stop after this long (default: never)")
-    parser.add_argument("--unit-nodes", type=int, default=UNIT_NODES,
-                        help=f"df-pn expansions per unit (default {UNIT_NODES})")
+    parser.add_argument("--prover", choices=["auto", "python", "fast"], default="auto",
+                        help="the units' prover: fast is compiled with numba (the solver "
+                        "extra), python runs anywhere (use PyPy); auto (default) takes fast "
+                        "when numba is installed")
+    parser.add_argument("--unit-nodes", type=int,
+                        help=f"df-pn expansions per unit (default {UNIT_NODES['python']:,} "
+                        f"with the python prover, {UNIT_NODES['fast']:,} with fast)")
     parser.add_argument("--width", type=int, default=X_WIDTH,
                         help=f"X's best ranked quiet moves tried at each position (default "
                         f"{X_WIDTH}); keep one checkpoint to one width")
@@ -455,10 +483,16 @@ def main(argv: list[str] | None = None) -> int:
         board = Board.from_moves(parse_cell(text) for text in args.start or [])
     except ValueError as error:
         parser.error(f"bad --start moves: {error}")
-    solver = Solver(checkpoint, args.unit_nodes, sys.stdout, (board.bits[0], board.bits[1]),
-                    args.width)
+    prover = args.prover
+    if prover == "auto":
+        prover = "fast" if fast_prover_available() else "python"
+    elif prover == "fast" and not fast_prover_available():
+        parser.error("--prover fast needs numba: pip install -e '.[solver]'")
+    solver = Solver(checkpoint, args.unit_nodes or UNIT_NODES[prover], sys.stdout,
+                    (board.bits[0], board.bits[1]), args.width, prover)
     print(f"resuming with {len(checkpoint.settled)} settled positions and "
-          f"{len(checkpoint.book)} quiet moves from {args.checkpoint}", flush=True)
+          f"{len(checkpoint.book)} quiet moves from {args.checkpoint}; {prover} prover, "
+          f"{solver.nodes:,} nodes a unit", flush=True)
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt

@@ -1,0 +1,535 @@
+"""The solver's units compiled with numba: `qubic.prover`'s rules, many times faster.
+
+An optional extra (`pip install -e '.[solver]'`); the game never imports it. The rules are
+those of `qubic.prover` (read its docstring), with two differences that keep the compiled
+code small: moves that are images of each other under the position's symmetries are all
+tried (the upper tree of `qubic.solve` merges symmetric positions), and the tables are
+fixed-size arrays that forget their least worked entries when full. Bitboards are uint64 throughout: mixing them with signed
+ints would turn them into floats. The compiled functions carry no type hints: numba infers
+their types from the arrays and uint64 values they are given.
+
+`FastProver.prove` searches a position within a budget of expanded nodes; `strategy` then
+lists the quiet X moves of its proof, like `Prover.strategy`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from qubic.geometry import CUBE
+from qubic.prover import DISPROVED, INF, LEAF_NODES, PROVED, UNKNOWN, X_WIDTH, Result
+
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
+LINES = np.array(CUBE.line_masks, dtype=np.uint64)
+THROUGH = np.array([list(lines) + [-1] * (7 - len(lines)) for lines in CUBE.lines_through],
+                   dtype=np.int64)  # each cell's lines (at most seven), padded with -1
+N_THROUGH = np.array([len(lines) for lines in CUBE.lines_through], dtype=np.int64)
+BIT = np.array([1 << cell for cell in CUBE.cells], dtype=np.uint64)
+FULL = np.uint64(CUBE.full_mask)
+# Each cell's lines as bits of two words: lines 0-63 and lines 64 on.
+LOW_LINES = np.array([sum(1 << i for i in lines if i < 64) for lines in CUBE.lines_through],
+                     dtype=np.uint64)
+HIGH_LINES = np.array([sum(1 << i - 64 for i in lines if i >= 64)
+                       for lines in CUBE.lines_through], dtype=np.uint64)
+MAX_THREATS = 16  # as `qubic.threats`
+EXHAUSTED = 1 << 62  # a refuted threat position whose every chain ran out before the depth
+EPSILON_QUARTERS = 1  # the 1+epsilon trick of `qubic.prover`, epsilon = 1/4
+
+# Popcount and lowest-bit constants (de Bruijn multiplication).
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+_DB = np.uint64(_DE_BRUIJN)
+_DB_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DB_INDEX[((1 << _i) * _DE_BRUIJN & (1 << 64) - 1) >> 58] = _i
+_K1 = np.uint64(0x9E3779B97F4A7C15)
+_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_S1, _S2, _S4, _S29, _S32, _S56, _S58 = (np.uint64(s) for s in (1, 2, 4, 29, 32, 56, 58))
+
+# The counters in `Tables.stats`.
+EXPANDED, LIMIT, T_NODES, T_LIMIT, CUTS, ABORTED, LINE_LENGTH, WIDTH, LEAF = range(9)
+
+
+class Tables(NamedTuple):
+    """A search's memory, passed to every compiled function. `tt_*`: positions (x, o) with
+    their proof number, disproof number, winning move (-1 if none) and the work spent on them,
+    in buckets of four; `rf_*`: threat positions (me, you) and the depth they were refuted
+    at; `line`: the last forced win found; `kids`: each ply's moves."""
+
+    tt_key: np.ndarray
+    tt_val: np.ndarray
+    rf_key: np.ndarray
+    rf_val: np.ndarray
+    stats: np.ndarray
+    line: np.ndarray
+    kids: np.ndarray
+
+
+def new_tables(tt_bits: int = 22, rf_bits: int = 20, width: int = X_WIDTH,
+               leaf_nodes: int = LEAF_NODES) -> Tables:
+    stats = np.zeros(16, dtype=np.int64)
+    stats[WIDTH], stats[LEAF] = width, leaf_nodes
+    tt_val = np.zeros((1 << tt_bits, 4), dtype=np.int64)
+    tt_val[:, 3] = -1  # an empty slot
+    return Tables(np.zeros((1 << tt_bits, 2), dtype=np.uint64), tt_val,
+                  np.zeros((1 << rf_bits, 2), dtype=np.uint64),
+                  np.full(1 << rf_bits, -1, dtype=np.int64), stats,
+                  np.zeros(64, dtype=np.int64), np.zeros((66, 64), dtype=np.int64))
+
+
+# Functions that recurse, or call one that does, are compiled afresh in each process (some
+# ten seconds): numba's cache of recursive functions crashes when it is loaded.
+
+@njit(cache=True)
+def _popcount(v):
+    v = v - ((v >> _S1) & _M1)
+    v = (v & _M2) + ((v >> _S2) & _M2)
+    v = (v + (v >> _S4)) & _M4
+    return np.int64((v * _H01) >> _S56)
+
+
+@njit(cache=True)
+def _lowest(v):
+    low = v & (~v + ONE)
+    return _DB_INDEX[np.int64((low * _DB) >> _S58)]
+
+
+@njit(cache=True)
+def _x_to_move(x, o):
+    return _popcount(x) == _popcount(o)
+
+
+@njit(cache=True)
+def _win_cells(me, you):
+    cells = ZERO
+    for i in range(LINES.shape[0]):
+        mask = LINES[i]
+        if (you & mask) == ZERO and _popcount(me & mask) == 3:
+            cells |= mask & ~me
+    return cells
+
+
+@njit(cache=True)
+def _new_threats(me, you, cell):
+    cells = ZERO
+    for k in range(N_THROUGH[cell]):
+        mask = LINES[THROUGH[cell, k]]
+        if (you & mask) == ZERO and _popcount(me & mask) == 3:
+            cells |= mask & ~me
+    return cells
+
+
+# The threat search (`qubic.threats`).
+
+@njit(cache=True)
+def _hash(a, b):
+    """A well-mixed hash of two bitboards: a product alone leaves the low bits blind to the
+    high cells."""
+    h = (a * _K1) ^ b
+    h ^= h >> _S32
+    h *= _K2
+    return h ^ (h >> _S29)
+
+
+@njit(cache=True)
+def _rf_slot(me, you, t):
+    return np.int64(_hash(me, you) & np.uint64(t.rf_val.shape[0] - 1))
+
+
+@njit
+def _attack(me, you, low_twos, high_twos, theirs, depth, ply, t):
+    """Whether `me` to move forces a win by threats within `depth` own threats; its moves go
+    to `t.line` from `ply` on. `low_twos` and `high_twos` have a bit per line (lines 0-63,
+    64 on) holding two of `me` and none of `you`: inside a chain these are all that matter."""
+    stats = t.stats
+    stats[T_NODES] += 1
+    if stats[T_NODES] > stats[T_LIMIT]:
+        stats[ABORTED] = 1
+        return False
+    cells = ZERO  # cells making a threat
+    forks = ZERO  # cells making two at once
+    for word in range(2):
+        rest = low_twos if word == 0 else high_twos
+        while rest != ZERO:
+            index = _lowest(rest)
+            rest ^= BIT[index]
+            empty = LINES[index + 64 * word] & ~me
+            forks |= cells & empty
+            cells |= empty
+    if theirs != ZERO:
+        if (theirs & (theirs - ONE)) != ZERO:
+            return False  # two of theirs: one block cannot stop both
+        candidates = cells & theirs  # the block must also be a threat
+    else:
+        candidates = cells
+    if (candidates & forks) != ZERO:
+        t.line[ply] = _lowest(candidates & forks)
+        stats[LINE_LENGTH] = ply + 1
+        return True
+    if candidates == ZERO:
+        return False
+    if depth == 1:
+        stats[CUTS] += 1
+        return False
+    slot = _rf_slot(me, you, t)
+    known = t.rf_key[slot, 0] == me and t.rf_key[slot, 1] == you
+    if known and t.rf_val[slot] >= depth:
+        if t.rf_val[slot] != EXHAUSTED:
+            stats[CUTS] += 1  # deeper than it was refuted, it might yet win
+        return False
+    cuts = stats[CUTS]
+    while candidates != ZERO:
+        cell = _lowest(candidates)
+        candidates ^= BIT[cell]
+        mine = me | BIT[cell]
+        made = ZERO
+        new_low = ZERO
+        new_high = ZERO
+        for k in range(N_THROUGH[cell]):
+            index = THROUGH[cell, k]
+            mask = LINES[index]
+            if (you & mask) == ZERO:
+                count = _popcount(mine & mask)
+                if count == 3:
+                    made = mask & ~mine  # one threat: forks were taken above
+                elif count == 2:
+                    if index < 64:
+                        new_low |= BIT[index]
+                    else:
+                        new_high |= BIT[index - 64]
+        block = _lowest(made)
+        yours = you | made
+        counters = ZERO  # the block's own threats
+        for k in range(N_THROUGH[block]):
+            mask = LINES[THROUGH[block, k]]
+            if (mine & mask) == ZERO and _popcount(yours & mask) == 3:
+                counters |= mask & ~yours
+        child_low = (low_twos & ~LOW_LINES[cell] | new_low) & ~LOW_LINES[block]
+        child_high = (high_twos & ~HIGH_LINES[cell] | new_high) & ~HIGH_LINES[block]
+        t.line[ply] = cell
+        t.line[ply + 1] = block
+        if _attack(mine, yours, child_low, child_high, counters, depth - 1, ply + 2, t):
+            return True
+        if stats[ABORTED]:
+            return False
+    t.rf_key[slot, 0] = me
+    t.rf_key[slot, 1] = you
+    t.rf_val[slot] = depth if stats[CUTS] != cuts else EXHAUSTED
+    return False
+
+
+@njit
+def _threat_win(me, you, t):
+    """The length of a forced win by threats for `me` to move, left in `t.line`; 0 if none
+    was found within the leaf budget."""
+    wins = ZERO
+    theirs = ZERO
+    low_twos = ZERO
+    high_twos = ZERO
+    for i in range(LINES.shape[0]):
+        mask = LINES[i]
+        if (you & mask) == ZERO:
+            count = _popcount(me & mask)
+            if count == 3:
+                wins |= mask & ~me
+            elif count == 2:
+                if i < 64:
+                    low_twos |= BIT[i]
+                else:
+                    high_twos |= BIT[i - 64]
+        elif (me & mask) == ZERO and _popcount(you & mask) == 3:
+            theirs |= mask & ~you
+    if wins != ZERO:
+        t.line[0] = _lowest(wins)
+        return 1
+    stats = t.stats
+    stats[T_LIMIT] = stats[T_NODES] + stats[LEAF]
+    stats[ABORTED] = 0
+    if _attack(me, you, low_twos, high_twos, theirs, MAX_THREATS, 0, t):
+        return stats[LINE_LENGTH]
+    return 0
+
+
+@njit(cache=True)
+def _still_wins(length, me, you, cell, t):
+    """Whether the forced win of `me` in `t.line` still works after `you` takes `cell`
+    (`qubic.threats.still_forces`; neither side has a three before that move)."""
+    you = you | BIT[cell]
+    mine = ZERO
+    theirs = _new_threats(you, me, cell)
+    last = length - 1
+    for i in range(0, length, 2):
+        c = t.line[i]
+        bit = BIT[c]
+        if ((me | you) & bit) != ZERO:
+            return False
+        if (mine & bit) != ZERO:
+            return i == last
+        if (theirs & ~bit) != ZERO:
+            return False
+        me = me | bit
+        made = _new_threats(me, you, c)
+        if i == last:
+            return (made & (made - ONE)) != ZERO
+        block = t.line[i + 1]
+        if made != BIT[block]:
+            return False
+        you = you | made
+        theirs = _new_threats(you, me, block)
+    return False
+
+
+# The proof-number search (`qubic.prover`).
+
+@njit
+def _settle(x, o, t):
+    """1 if X plainly wins, -1 if it plainly does not, 0 otherwise."""
+    if (x | o) == FULL:
+        return -1
+    if _x_to_move(x, o):
+        if _win_cells(x, o) != ZERO:
+            return 1
+        theirs = _win_cells(o, x)
+        if (theirs & (theirs - ONE)) != ZERO:
+            return -1
+        return 1 if _threat_win(x, o, t) else 0
+    if _win_cells(o, x) != ZERO:
+        return -1
+    mine = _win_cells(x, o)
+    if (mine & (mine - ONE)) != ZERO:
+        return 1
+    if mine == ZERO and _threat_win(o, x, t):
+        return -1
+    return 0
+
+
+@njit(cache=True)
+def _score(me, you, cell):
+    """`qubic.prover.ranked_cells`'s score: `me`'s open lines advanced, `you`'s pressed."""
+    total = 0
+    for k in range(N_THROUGH[cell]):
+        mask = LINES[THROUGH[cell, k]]
+        if (you & mask) == ZERO:
+            total += 1 << (2 * _popcount(me & mask))
+        elif (me & mask) == ZERO:
+            total += 1 << (2 * _popcount(you & mask) - 1)
+    return total
+
+
+@njit
+def _expand(x, o, ply, t):
+    """Write the moves worth trying to `t.kids[ply]`, best first; return how many."""
+    kids = t.kids[ply]
+    if _x_to_move(x, o):
+        forced = _win_cells(o, x)
+        me, you, width = x, o, t.stats[WIDTH]
+    else:
+        forced = _win_cells(x, o)
+        me, you, width = o, x, 64
+    if forced != ZERO:
+        kids[0] = _lowest(forced)
+        return 1
+    keys = np.empty(64, dtype=np.int64)
+    n = 0
+    empty = FULL & ~(x | o)
+    while empty != ZERO:
+        cell = _lowest(empty)
+        empty ^= BIT[cell]
+        keys[n] = -_score(me, you, cell) * 64 + cell  # best first, then the lowest cell
+        n += 1
+    keys = np.sort(keys[:n])
+    length = _threat_win(you, me, t)  # the other side's forced win, were it its turn
+    count = 0
+    for i in range(n):
+        cell = keys[i] % 64
+        if length and _still_wins(length, you, me, cell, t):
+            continue  # plainly lost for the side to move
+        kids[count] = cell
+        count += 1
+        if count == width:
+            break
+    return count
+
+
+@njit(cache=True)
+def _tt_find(x, o, t):
+    base = np.int64(_hash(x, o) & np.uint64(t.tt_val.shape[0] - 1)) & ~3
+    for slot in range(base, base + 4):
+        if t.tt_val[slot, 3] >= 0 and t.tt_key[slot, 0] == x and t.tt_key[slot, 1] == o:
+            return slot
+    return -1 - base
+
+
+@njit(cache=True)
+def _tt_store(x, o, pn, dn, move, work, t):
+    slot = _tt_find(x, o, t)
+    if slot < 0:  # the bucket's least worked slot
+        base = -1 - slot
+        slot = base
+        for other in range(base + 1, base + 4):
+            if t.tt_val[other, 3] < t.tt_val[slot, 3]:
+                slot = other
+        t.tt_key[slot, 0] = x
+        t.tt_key[slot, 1] = o
+    t.tt_val[slot, 0] = pn
+    t.tt_val[slot, 1] = dn
+    t.tt_val[slot, 2] = move
+    t.tt_val[slot, 3] = work
+
+
+@njit(cache=True)
+def _bump(value):
+    if value >= INF:
+        return INF
+    return value + max(1, (value * EPSILON_QUARTERS + 3) // 4)
+
+
+@njit
+def _mid(x, o, pth, dth, t):
+    """df-pn: search `(x, o)` until its numbers reach the thresholds or the budget ends."""
+    stats = t.stats
+    slot = _tt_find(x, o, t)
+    if slot >= 0:
+        if t.tt_val[slot, 0] == 0 or t.tt_val[slot, 1] == 0:
+            return t.tt_val[slot, 0], t.tt_val[slot, 1]
+    else:
+        stats[EXPANDED] += 1
+        verdict = _settle(x, o, t)
+        if verdict != 0:
+            pn, dn = (0, INF) if verdict > 0 else (INF, 0)
+            _tt_store(x, o, pn, dn, -1, 1, t)
+            return pn, dn
+    or_node = _x_to_move(x, o)
+    ply = _popcount(x | o)
+    n = _expand(x, o, ply, t)
+    if n == 0:  # every move plainly lost
+        pn, dn = (INF, 0) if or_node else (0, INF)
+        _tt_store(x, o, pn, dn, -1, 1, t)
+        return pn, dn
+    kids = t.kids[ply]
+    start = stats[EXPANDED]
+    while True:
+        low = INF
+        second = INF
+        total = 0
+        best = 0
+        for i in range(n):
+            bit = BIT[kids[i]]
+            cx, co = (x | bit, o) if or_node else (x, o | bit)
+            cslot = _tt_find(cx, co, t)
+            cpn, cdn = (t.tt_val[cslot, 0], t.tt_val[cslot, 1]) if cslot >= 0 else (1, 1)
+            if not or_node:
+                cpn, cdn = cdn, cpn
+            if cpn < low:
+                second = low
+                low = cpn
+                best = i
+            elif cpn < second:
+                second = cpn
+            total = min(INF, total + cdn)
+            if low == 0:
+                break
+        pn, dn = (low, total) if or_node else (total, low)
+        if pn == 0 or dn == 0 or pn >= pth or dn >= dth or stats[EXPANDED] >= stats[LIMIT]:
+            break
+        bit = BIT[kids[best]]
+        cx, co = (x | bit, o) if or_node else (x, o | bit)
+        cslot = _tt_find(cx, co, t)
+        cpn, cdn = (t.tt_val[cslot, 0], t.tt_val[cslot, 1]) if cslot >= 0 else (1, 1)
+        if or_node:
+            cpth = min(pth, _bump(second))
+            cdth = dth - dn + cdn if dth < INF else INF
+        else:
+            cdth = min(dth, _bump(second))
+            cpth = pth - pn + cpn if pth < INF else INF
+        _mid(cx, co, cpth, cdth, t)
+    move = kids[best] if pn == 0 and or_node else -1
+    _tt_store(x, o, pn, dn, move, stats[EXPANDED] - start + 1, t)
+    return pn, dn
+
+
+@njit
+def _prove(x, o, nodes, t):
+    t.stats[LIMIT] = t.stats[EXPANDED] + nodes
+    return _mid(x, o, INF, INF, t)
+
+
+@njit(cache=True)
+def _probe(x, o, t):
+    """(proof number, winning move) as the table holds them; (1, -1) if it does not."""
+    slot = _tt_find(x, o, t)
+    if slot < 0:
+        return 1, -1
+    return t.tt_val[slot, 0], t.tt_val[slot, 2]
+
+
+@njit
+def _replies(x, o, t):
+    """O's replies the search tries at `(x, o)`, as a new array."""
+    ply = _popcount(x | o)
+    n = _expand(x, o, ply, t)
+    return t.kids[ply, :n].copy()
+
+
+class FastProver:
+    """The compiled df-pn with its tables; one instance may prove many roots, reusing what it
+    learnt (its tables belong to one `width` and leaf budget)."""
+
+    def __init__(self, width: int = X_WIDTH, leaf_nodes: int = LEAF_NODES,
+                 tt_bits: int = 22) -> None:
+        self.width = width
+        self.tables = new_tables(tt_bits, width=width, leaf_nodes=leaf_nodes)
+
+    @property
+    def expanded(self) -> int:
+        return int(self.tables.stats[EXPANDED])
+
+    @property
+    def threat_nodes(self) -> int:
+        return int(self.tables.stats[T_NODES])
+
+    def prove(self, x: int, o: int, nodes: int) -> Result:
+        """Search `(x, o)` for at most `nodes` more expansions."""
+        start, first = time.perf_counter(), self.expanded
+        pn, dn = _prove(np.uint64(x), np.uint64(o), nodes, self.tables)
+        status = PROVED if pn == 0 else DISPROVED if dn == 0 else UNKNOWN
+        return Result(status, int(pn), int(dn), self.expanded - first,
+                      time.perf_counter() - start)
+
+    def strategy(self, x: int, o: int, nodes: int = 1_000_000) -> Iterator[tuple[int, int, int]]:
+        """The quiet X moves `(x, o, cell)` of the proof of `(x, o)`, which must be proved.
+        A position the tables have forgotten is proved again within `nodes`; RuntimeError if
+        that fails."""
+        t = self.tables
+        seen: set[tuple[int, int]] = set()
+        stack = [(x, o)]
+        while stack:
+            x, o = stack.pop()
+            if (x, o) in seen:
+                continue
+            seen.add((x, o))
+            ux, uo = np.uint64(x), np.uint64(o)
+            if x.bit_count() == o.bit_count():
+                pn, move = _probe(ux, uo, t)
+                if pn != 0:
+                    if self.prove(x, o, nodes).status != PROVED:
+                        raise RuntimeError(f"position {x:x} {o:x} of the proof not proved again")
+                    pn, move = _probe(ux, uo, t)
+                if move >= 0:
+                    if not _win_cells(uo, ux):
+                        yield x, o, int(move)
+                    stack.append((x | 1 << int(move), o))
+                continue
+            mine = int(_win_cells(ux, uo))
+            if mine & (mine - 1):
+                continue  # two threes: O blocks one, X completes the other
+            stack.extend((x, o | 1 << int(cell)) for cell in _replies(ux, uo, t))

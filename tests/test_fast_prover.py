@@ -1,0 +1,83 @@
+"""The compiled prover (numba, the solver extra) against the Python one it must agree with."""
+
+import io
+import random
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("numba")
+
+from qubic.fast_prover import FastProver
+from qubic.geometry import CUBE
+from qubic.notation import parse_cell
+from qubic.prover import DISPROVED, PROVED, Prover
+from qubic.solve import Checkpoint, Solver
+from qubic.symmetry import stabilizer
+from qubic.threats import winning_cells
+from qubic.verify import walk
+from tests.test_prover import QUIET_WIN, bits
+
+
+@pytest.fixture(scope="module")
+def fast() -> FastProver:
+    """One prover for the module: it compiles once (some ten seconds)."""
+    return FastProver(tt_bits=16)
+
+
+def test_it_searches_exactly_as_the_python_prover_does(fast):
+    # Without symmetries to merge (the position has none), the two searches are the same
+    # search: the same numbers after every budget.
+    x, o = bits(QUIET_WIN)
+    assert len(stabilizer(CUBE, x, o)) == 1
+    for nodes in (1, 10, 20, 50, 100, 200, 500):
+        expected = Prover().prove(x, o, nodes)
+        got = FastProver(tt_bits=16).prove(x, o, nodes)
+        assert (got.status, got.pn, got.dn, got.expanded) == (
+            expected.status, expected.pn, expected.dn, expected.expanded), nodes
+    assert got.status == PROVED
+
+
+def test_its_quiet_moves_make_a_strategy_the_verifier_accepts(fast):
+    x, o = bits(QUIET_WIN)
+    assert fast.prove(x, o, 5_000).status == PROVED
+    quiet = list(fast.strategy(x, o))
+    assert quiet
+    book = {}
+    for px, po, cell in quiet:
+        assert px.bit_count() == po.bit_count() and not (px | po) >> cell & 1
+        assert not winning_cells(po, px)  # quiet: no block forced
+        key, symmetry = CUBE.orient(px, po)
+        book[key] = symmetry[cell]
+    result = walk([parse_cell(m) for m in QUIET_WIN.split()], book)
+    assert result.failures == [] and result.answered["book"] > 0
+
+
+def test_on_random_positions_its_verdicts_match_the_python_prover(fast):
+    rng = random.Random(7)
+    compared = settled = 0
+    while compared < 40:
+        cells = rng.sample(range(64), rng.randrange(8, 20))
+        x = sum(1 << c for c in cells[0::2])
+        o = sum(1 << c for c in cells[1::2])
+        if any(m & x == m or m & o == m for m in CUBE.line_masks):
+            continue
+        if len(stabilizer(CUBE, x, o)) > 1:
+            continue
+        expected = Prover().prove(x, o, 300)
+        got = FastProver(tt_bits=16).prove(x, o, 300)
+        assert (got.status, got.pn, got.dn) == (expected.status, expected.pn, expected.dn)
+        compared += 1
+        settled += got.status in (PROVED, DISPROVED)
+    assert settled >= 10  # the comparison covers settled verdicts, not only open numbers
+
+
+def test_the_solver_runs_its_units_with_the_fast_prover(tmp_path):
+    path = tmp_path / "proof.txt.xz"
+    start = bits(QUIET_WIN)
+    with ThreadPoolExecutor(1) as executor:
+        solver = Solver(Checkpoint(path), 40, io.StringIO(), start, prover="fast")
+        assert solver.solve(executor, 1, None) is True
+    checkpoint = Checkpoint(path)
+    assert checkpoint.settled[CUBE.canonical(*start)] is True
+    assert walk([parse_cell(m) for m in QUIET_WIN.split()], checkpoint.book).failures == []
