@@ -31,13 +31,14 @@ import signal
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from qubic.board import Board
 from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
-from qubic.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, Result, x_to_move
+from qubic.prover import DISPROVED, INF, PROVED, UNKNOWN, X_WIDTH, Prover, Result, x_to_move
 from qubic.strategy import STRATEGY_FILE, format_entries
 from qubic.symmetry import stabilizer
 from qubic.verify import walk
@@ -96,9 +97,12 @@ def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python
     result = search.prove(x, o, nodes)
     moves = []
     if result.status == PROVED:
-        for px, po, cell in search.strategy(x, o):
-            key, symmetry = CUBE.orient(px, po)
-            moves.append((*key, symmetry[cell]))
+        try:
+            for px, po, cell in search.strategy(x, o):
+                key, symmetry = CUBE.orient(px, po)
+                moves.append((*key, symmetry[cell]))
+        except RuntimeError:  # the fast prover's tables forgot part of the proof: not proved
+            result, moves = replace(result, status=UNKNOWN, pn=1, dn=1), []
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return Answer(result, moves, time.process_time() - start, peak)
 
