@@ -1,12 +1,12 @@
 """The solver's units compiled with numba: `qubic.prover`'s rules, many times faster.
 
 An optional extra (`pip install -e '.[solver]'`); the game never imports it. The rules are
-those of `qubic.prover` (read its docstring), with two differences that keep the compiled
-code small: moves that are images of each other under the position's symmetries are all
-tried (the upper tree of `qubic.solve` merges symmetric positions), and the tables are
-fixed-size arrays that forget their least worked entries when full. Bitboards are uint64 throughout: mixing them with signed
-ints would turn them into floats. The compiled functions carry no type hints: numba infers
-their types from the arrays and uint64 values they are given.
+those of `qubic.prover` (read its docstring), with two differences that keep the compiled code
+small: moves that are images of each other under the position's symmetries are all tried (the
+upper tree of `qubic.solve` merges symmetric positions), and the tables are fixed-size arrays
+that forget their least worked entries when full. Bitboards are uint64 throughout: mixing them
+with signed ints would turn them into floats. The compiled functions carry no type hints: numba
+infers their types from the arrays and uint64 values they are given.
 
 `FastProver.prove` searches a position within a budget of expanded nodes; `strategy` then
 lists the quiet X moves of its proof, like `Prover.strategy`.
@@ -482,12 +482,20 @@ def _replies(x, o, t):
 
 class FastProver:
     """The compiled df-pn with its tables; one instance may prove many roots, reusing what it
-    learnt (its tables belong to one `width` and leaf budget)."""
+    learnt unless cleared between them (its tables belong to one `width` and leaf budget)."""
 
     def __init__(self, width: int = X_WIDTH, leaf_nodes: int = LEAF_NODES,
                  tt_bits: int = 22) -> None:
         self.width = width
         self.tables = new_tables(tt_bits, width=width, leaf_nodes=leaf_nodes)
+
+    def clear(self) -> None:
+        """Forget every position (not the counters): a search from a clear table answers the
+        same whatever was searched before. A warm table may not: a forced win by threats
+        found or missed within the leaf budget depends on what the threat search remembers,
+        and so may a failure stored on the way."""
+        self.tables.tt_val[:, 3] = -1
+        self.tables.rf_val[:] = -1
 
     @property
     def expanded(self) -> int:

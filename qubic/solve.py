@@ -79,7 +79,7 @@ def fast_prover_available() -> bool:
 
 
 _fast_provers: dict[int, FastProver] = {}  # a worker's compiled provers by width, kept
-# between units so that their tables serve every unit the worker runs
+# between units so that their tables are allocated once
 
 
 def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python") -> Answer:
@@ -92,6 +92,7 @@ def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python
         if width not in _fast_provers:
             _fast_provers[width] = FastProver(width=width)
         search = _fast_provers[width]
+        search.clear()  # a unit's answer must not depend on the units before it
     else:
         search = Prover(width=width)
     result = search.prove(x, o, nodes)
