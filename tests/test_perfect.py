@@ -9,7 +9,7 @@ from qubic import strategy
 from qubic.board import Board
 from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
-from qubic.perfect import PerfectPlayer, x_move
+from qubic.perfect import PerfectPlayer, called_for, x_move
 from qubic.prover import PROVED, Prover
 from qubic.solve import CHECKPOINT, Checkpoint
 from qubic.threats import ThreatSearch
@@ -127,3 +127,16 @@ def test_perfect_as_second_player_screens_every_move_not_only_the_best_ranked():
     # them at once to a forced win by threats; expert's 232 takes the prover some 550 nodes,
     # and 223, the one move not shown lost, is far down the heuristic's ranking.
     assert_perfect_as_o_avoids("114 111 141 444 414 222 333", lost="232")
+
+
+def test_a_threat_search_out_of_budget_means_no_move_is_called_for():
+    # O to move in a game of hard's: no win, no block, and the threat searches for both
+    # sides take some 68,000 positions. Out of budget is no crash: nothing is called for,
+    # and the prover's checks then weigh the moves.
+    board = Board.from_moves(moves("223 323 333 332 232 222 233"))
+    o, x = board.bits[board.turn], board.bits[board.first]
+    assert called_for(o, x, nodes=100_000) is False
+    assert called_for(o, x, nodes=2_000) is False
+    # And a position that calls for a move says so.
+    board = Board.from_moves(moves("111 222 112 333 113 444 121 242 131 343"))
+    assert called_for(*board.bits) is True
