@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from qubic.geometry import CUBE
-from qubic.prover import DISPROVED, INF, LEAF_NODES, PROVED, UNKNOWN, X_WIDTH, Result
+from qubic.prover import INF, LEAF_NODES, PROVED, X_WIDTH, Result, proof_moves, status
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -509,8 +509,7 @@ class FastProver:
         """Search `(x, o)` for at most `nodes` more expansions."""
         start, first = time.perf_counter(), self.expanded
         pn, dn = _prove(np.uint64(x), np.uint64(o), nodes, self.tables)
-        status = PROVED if pn == 0 else DISPROVED if dn == 0 else UNKNOWN
-        return Result(status, int(pn), int(dn), self.expanded - first,
+        return Result(status(int(pn), int(dn)), int(pn), int(dn), self.expanded - first,
                       time.perf_counter() - start)
 
     def strategy(self, x: int, o: int, nodes: int = 1_000_000) -> Iterator[tuple[int, int, int]]:
@@ -518,26 +517,16 @@ class FastProver:
         A position the tables have forgotten is proved again within `nodes`; RuntimeError if
         that fails."""
         t = self.tables
-        seen: set[tuple[int, int]] = set()
-        stack = [(x, o)]
-        while stack:
-            x, o = stack.pop()
-            if (x, o) in seen:
-                continue
-            seen.add((x, o))
-            ux, uo = np.uint64(x), np.uint64(o)
-            if x.bit_count() == o.bit_count():
-                pn, move = _probe(ux, uo, t)
-                if pn != 0:
-                    if self.prove(x, o, nodes).status != PROVED:
-                        raise RuntimeError(f"position {x:x} {o:x} of the proof not proved again")
-                    pn, move = _probe(ux, uo, t)
-                if move >= 0:
-                    if not _win_cells(uo, ux):
-                        yield x, o, int(move)
-                    stack.append((x | 1 << int(move), o))
-                continue
-            mine = int(_win_cells(ux, uo))
-            if mine & (mine - 1):
-                continue  # two threes: O blocks one, X completes the other
-            stack.extend((x, o | 1 << int(cell)) for cell in _replies(ux, uo, t))
+
+        def winning_move(x: int, o: int) -> int:
+            pn, move = _probe(np.uint64(x), np.uint64(o), t)
+            if pn != 0:
+                if self.prove(x, o, nodes).status != PROVED:
+                    raise RuntimeError(f"position {x:x} {o:x} of the proof not proved again")
+                pn, move = _probe(np.uint64(x), np.uint64(o), t)
+            return int(move)
+
+        def replies(x: int, o: int) -> list[int]:
+            return [int(cell) for cell in _replies(np.uint64(x), np.uint64(o), t)]
+
+        return proof_moves(x, o, winning_move, replies)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
@@ -67,6 +67,36 @@ def x_to_move(x: int, o: int) -> bool:
     return x.bit_count() == o.bit_count()
 
 
+def status(pn: int, dn: int) -> str:
+    """A search's status from its root's proof and disproof numbers."""
+    return PROVED if pn == 0 else DISPROVED if dn == 0 else UNKNOWN
+
+
+def proof_moves(x: int, o: int, winning_move: Callable[[int, int], int],
+                replies: Callable[[int, int], Iterable[int]]) -> Iterator[tuple[int, int, int]]:
+    """Walk the proof of `(x, o)` and yield its quiet X moves `(x, o, cell)`: positions where X
+    neither blocks nor wins by threats. `winning_move` gives the proof's move at X's turn (-1
+    where X wins at once or by threats), `replies` O's replies the search tried."""
+    seen: set[tuple[int, int]] = set()
+    stack = [(x, o)]
+    while stack:
+        x, o = stack.pop()
+        if (x, o) in seen:
+            continue
+        seen.add((x, o))
+        if x_to_move(x, o):
+            move = winning_move(x, o)
+            if move >= 0:
+                if not winning_cells(o, x):
+                    yield x, o, move
+                stack.append((x | 1 << move, o))
+            continue
+        mine = winning_cells(x, o)
+        if mine & (mine - 1):
+            continue  # two threes: O blocks one, X completes the other
+        stack.extend((x, o | 1 << cell) for cell in replies(x, o))
+
+
 def ranked_cells(me: int, you: int, cells: list[int]) -> list[int]:
     """`cells` best first for `me` to move: its open lines advanced, the opponent's pressed."""
     def score(cell: int) -> int:
@@ -100,32 +130,17 @@ class Prover:
         self._limit = self.expanded + nodes
         group = stabilizer(CUBE, x, o)
         pn, dn = self._mid(x, o, group, INF, INF)
-        status = PROVED if pn == 0 else DISPROVED if dn == 0 else UNKNOWN
-        return Result(status, pn, dn, self.expanded - first, time.perf_counter() - start)
+        return Result(status(pn, dn), pn, dn, self.expanded - first,
+                      time.perf_counter() - start)
 
     def strategy(self, x: int, o: int) -> Iterator[tuple[int, int, int]]:
         """The quiet X moves `(x, o, cell)` of the proof of `(x, o)`, which must be proved."""
-        seen: set[tuple[int, int]] = set()
-        stack = [(x, o)]
-        while stack:
-            x, o = stack.pop()
-            if (x, o) in seen:
-                continue
-            seen.add((x, o))
-            if x_to_move(x, o):
-                move = self.moves[(x, o)]
-                if move >= 0:
-                    if not winning_cells(o, x):
-                        yield x, o, move
-                    stack.append((x | 1 << move, o))
-                continue
-            mine = winning_cells(x, o)
-            if mine & (mine - 1):
-                continue  # two threes: O blocks one, X completes the other
-            # Under the position's whole stabilizer the classes of replies are unions of those
-            # the search tried (under a subgroup), and their lowest cells are among its.
-            for _, cx, co in self.expand(x, o, stabilizer(CUBE, x, o)):
-                stack.append((cx, co))
+        # Under the position's whole stabilizer the classes of replies are unions of those
+        # the search tried (under a subgroup), and their lowest cells are among its.
+        def replies(x: int, o: int) -> list[int]:
+            return [cell for cell, _, _ in self.expand(x, o, stabilizer(CUBE, x, o))]
+
+        return proof_moves(x, o, lambda x, o: self.moves[(x, o)], replies)
 
     # The search.
 
