@@ -30,21 +30,17 @@ def parse(text: str) -> Entries:
     return entries
 
 
-HEADER = ("# QUBIC strategy book, written by `python -m qubic.solve --book`.\n"
-          "# X (hex)  O (hex)  X's move, in the position's canonical image")
-
-
-def format_entries(entries: Iterable[tuple[tuple[int, int], int]], header: str = HEADER) -> str:
-    """A book file's text: `header` (comment lines), then a line per entry."""
-    lines = [header]
+def format_entries(entries: Iterable[tuple[tuple[int, int], int]]) -> str:
+    lines = ["# QUBIC strategy book, written by `python -m qubic.solve --book`.",
+             "# X (hex)  O (hex)  X's move, in the position's canonical image"]
     lines += [f"{x:x} {o:x} {cell}" for (x, o), cell in sorted(entries)]
     return "\n".join(lines) + "\n"
 
 
 @cache
-def shipped(name: str = STRATEGY_FILE) -> Entries:
-    """The package's strategy book (or another book of this format, by file name)."""
-    source = resources.files("qubic").joinpath(name)
+def shipped() -> Entries:
+    """The package's strategy book."""
+    source = resources.files("qubic").joinpath(STRATEGY_FILE)
     return parse(source.read_text(encoding="ascii")) if source.is_file() else {}
 
 
@@ -53,8 +49,7 @@ def load(path: Path) -> Entries:
 
 
 def lookup(entries: Entries, x: int, o: int) -> int | None:
-    """The book's move in `(x, o)` (for X in the strategy book, for the side to move in
-    another), found under symmetry; None if it is not there."""
+    """The book's move for X in `(x, o)`, found under symmetry; None if it is not there."""
     key, symmetry = CUBE.orient(x, o)
     cell = entries.get(key)
     return None if cell is None else symmetry.index(cell)
