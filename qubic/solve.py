@@ -1,8 +1,9 @@
 """`python -m qubic.solve`: prove that X wins QUBIC from the empty cube, across sittings.
 
 PN-squared search. The upper tree, kept here, starts at the empty cube; each of its leaves is
-a *unit*: one position proved by `qubic.prover` (df-pn) within a budget of nodes, in a process
-of a `concurrent.futures` executor. The unit answers proved (with its quiet X moves), or not
+a *unit*: one position proved by df-pn within a budget of nodes, in a process of a
+`concurrent.futures` executor, by `qubic.fast_prover` (compiled with numba) when the solver
+extra is installed, else by `qubic.prover`. The unit answers proved (with its quiet X moves), or not
 yet with its proof and disproof numbers, and such a leaf is expanded in the upper tree when it
 is next the most promising. A unit tries only X's few best moves, so its "disproved" is a
 failure of those, not a verdict: the leaf's proof number is set high, so the search turns
@@ -48,8 +49,8 @@ if TYPE_CHECKING:
 
 CHECKPOINT = Path(__file__).with_name("proof.txt.xz")
 STRATEGY = Path(__file__).with_name(STRATEGY_FILE)
-UNIT_NODES = {"python": 20_000, "fast": 300_000}  # df-pn expansions per unit: some three
-# or four seconds here, the Python prover under PyPy, the compiled one under CPython
+UNIT_NODES = {"python": 20_000, "fast": 300_000}  # df-pn expansions per unit: at most some
+# two to four seconds here, the Python prover under PyPy, the compiled one under CPython
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
 FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
