@@ -23,6 +23,7 @@ from numba import njit
 
 from qubic.geometry import CUBE
 from qubic.prover import INF, LEAF_NODES, PROVED, X_WIDTH, Result, proof_moves, status
+from qubic.threats import MAX_THREATS
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -37,7 +38,6 @@ LOW_LINES = np.array([sum(1 << i for i in lines if i < 64) for lines in CUBE.lin
                      dtype=np.uint64)
 HIGH_LINES = np.array([sum(1 << i - 64 for i in lines if i >= 64)
                        for lines in CUBE.lines_through], dtype=np.uint64)
-MAX_THREATS = 16  # as `qubic.threats`
 EXHAUSTED = 1 << 62  # a refuted threat position whose every chain ran out before the depth
 EPSILON_QUARTERS = 1  # the 1+epsilon trick of `qubic.prover`, epsilon = 1/4
 
@@ -76,6 +76,7 @@ class Tables(NamedTuple):
 
 def new_tables(tt_bits: int = 22, rf_bits: int = 20, width: int = X_WIDTH,
                leaf_nodes: int = LEAF_NODES) -> Tables:
+    """Empty tables of 2**tt_bits positions and 2**rf_bits threat positions."""
     stats = np.zeros(16, dtype=np.int64)
     stats[WIDTH], stats[LEAF] = width, leaf_nodes
     tt_val = np.zeros((1 << tt_bits, 4), dtype=np.int64)
