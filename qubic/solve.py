@@ -17,7 +17,7 @@ The checkpoint is `qubic/proof.txt.xz`, compact and committed, and its journal
 `qubic/proof.journal`, to which each answer is appended at once; every ten minutes and at the
 end the journal is folded into the compact file. Both hold one record a line, bitboards in hex:
     W x o          X wins (proved)              L x o        X does not (disproved)
-    U x o pn dn    a unit left unknown          B x o cell   a quiet X move of a proof
+    U x o pn dn    a unit left unknown          B x o cell   a quiet X move of the upper tree
     T seconds      the units' CPU time over every run so far (the latest record counts)
 """
 
@@ -83,9 +83,11 @@ _fast_provers: dict[int, FastProver] = {}  # a worker's compiled provers by widt
 # between units so that their tables are allocated once
 
 
-def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python") -> Answer:
+def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python",
+         moves: bool = False) -> Answer:
     """Prove `(x, o)` within `nodes` expansions, trying X's `width` best moves, with the
-    `prover` named ("python" or "fast"). Runs in a worker process."""
+    `prover` named ("python" or "fast"), and list the proof's quiet moves if `moves`. Runs in
+    a worker process. The same arguments give the same answer."""
     start = time.process_time()
     search: Prover | FastProver
     if prover == "fast":
@@ -97,16 +99,16 @@ def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python
     else:
         search = Prover(width=width)
     result = search.prove(x, o, nodes)
-    moves = []
-    if result.status == PROVED:
+    quiet = []
+    if result.status == PROVED and moves:
         try:
             for px, po, cell in search.strategy(x, o):
                 key, symmetry = CUBE.orient(px, po)
-                moves.append((*key, symmetry[cell]))
+                quiet.append((*key, symmetry[cell]))
         except RuntimeError:  # the fast prover's tables forgot part of the proof: not proved
-            result, moves = replace(result, status=UNKNOWN, pn=1, dn=1), []
+            result, quiet = replace(result, status=UNKNOWN, pn=1, dn=1), []
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return Answer(result, moves, time.process_time() - start, peak)
+    return Answer(result, quiet, time.process_time() - start, peak)
 
 
 class Checkpoint:
@@ -342,8 +344,6 @@ class Solver:
         self.cpu_seconds += answer.cpu_seconds
         self.peak_kb = max(self.peak_kb, answer.peak_kb)
         key = canonical(leaf.x, leaf.o)
-        for x, o, cell in answer.moves:
-            self.checkpoint.write("B", (x, o), cell)
         leaf.failed = _unit_failed(leaf, result.status == DISPROVED)
         leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
         if result.status == PROVED:
@@ -448,14 +448,33 @@ def _number(value: int) -> str:
     return "inf" if value >= INF else str(_real(value))
 
 
-def write_book(checkpoint: Checkpoint, path: Path) -> int:
-    """Walk the strategy from the empty cube with the checkpoint's quiet moves and write those
-    it uses; 0 when the walk met no gap."""
-    result = walk([], checkpoint.book)
-    entries = {key: checkpoint.book[key] for key in result.book_used}
+def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str, nodes: int,
+               width: int, out: TextIO) -> int:
+    """Walk the strategy from `start` with the checkpoint's quiet moves and write those it
+    uses; 0 when the walk met no gap. The checkpoint keeps the quiet moves of the upper tree
+    only (a unit's would swell it), so where the walk finds no move for X, the position is
+    proved again as a unit (the same prover, budget and width give the same proof) and its
+    quiet moves join; the walk repeats until it meets no gap or proves nothing new."""
+    book = dict(checkpoint.book)
+    while True:
+        result = walk(start, book)
+        added = 0
+        for line in result.failures:
+            board = Board.from_moves(line)
+            if len(line) % 2 or board.is_over():
+                continue  # O's reply won or filled the cube: no proof to take moves from
+            answer = unit(board.bits[0], board.bits[1], nodes, width, prover, moves=True)
+            for x, o, cell in answer.moves:
+                added += (x, o) not in book
+                book.setdefault((x, o), cell)
+        print(f"walked {result.positions:,} positions, no move at {len(result.failures):,}; "
+              f"proved again: {added:,} quiet moves", file=out, flush=True)
+        if not result.failures or not added:
+            break
+    entries = {key: book[key] for key in result.book_used}
     path.write_text(format_entries(entries.items()), encoding="ascii")
     print(f"wrote {len(entries):,} entries ({path.stat().st_size:,} bytes) to {path}; "
-          f"walked {result.positions:,} positions, {len(result.failures):,} not yet proved")
+          f"{len(result.failures):,} positions not yet proved", file=out)
     return 0 if not result.failures else 1
 
 
@@ -480,13 +499,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", nargs="+", metavar="MOVE",
                         help="prove the position after these moves instead of the empty cube")
     parser.add_argument("--book", action="store_true",
-                        help="write the strategy book from the checkpoint instead of searching")
+                        help="write the strategy book from the checkpoint instead of searching "
+                        "(positions whose quiet moves it does not keep are proved again)")
     args = parser.parse_args(argv)
     checkpoint = Checkpoint(args.checkpoint)
-    if args.book:
-        return write_book(checkpoint, STRATEGY)
     try:
-        board = Board.from_moves(parse_cell(text) for text in args.start or [])
+        start = [parse_cell(text) for text in args.start or []]
+        board = Board.from_moves(start)
     except ValueError as error:
         parser.error(f"bad --start moves: {error}")
     prover = args.prover
@@ -494,6 +513,9 @@ def main(argv: list[str] | None = None) -> int:
         prover = "fast" if fast_prover_available() else "python"
     elif prover == "fast" and not fast_prover_available():
         parser.error("--prover fast needs numba: pip install -e '.[solver]'")
+    if args.book:
+        return write_book(checkpoint, STRATEGY, start, prover,
+                          args.unit_nodes or UNIT_NODES[prover], args.width, sys.stdout)
     solver = Solver(checkpoint, args.unit_nodes or UNIT_NODES[prover], sys.stdout,
                     (board.bits[0], board.bits[1]), args.width, prover)
     print(f"resuming with {len(checkpoint.settled)} settled positions and "

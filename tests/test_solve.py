@@ -5,10 +5,11 @@ import lzma
 import re
 from concurrent.futures import ThreadPoolExecutor
 
+from qubic import strategy
 from qubic.geometry import CUBE
 from qubic.notation import parse_cell
-from qubic.prover import DISPROVED, PROVED, Prover
-from qubic.solve import Checkpoint, Solver
+from qubic.prover import DISPROVED, PROVED, X_WIDTH, Prover
+from qubic.solve import Checkpoint, Solver, write_book
 from qubic.verify import walk
 from tests.test_prover import QUIET_WIN, bits
 
@@ -23,15 +24,36 @@ def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
     assert "units" in out.getvalue()
     checkpoint = Checkpoint(path)
     assert checkpoint.settled[CUBE.canonical(*start)] is True
-    assert checkpoint.book  # the quiet moves
-    # The checkpoint's quiet moves are a whole strategy: the verifier's walk finds no gap.
+    assert checkpoint.book  # the upper tree's quiet moves
+    # With the units' quiet moves proved again, they make a whole strategy: the book written
+    # has no gap for the verifier's walk.
     moves = [parse_cell(m) for m in QUIET_WIN.split()]
-    assert walk(moves, checkpoint.book).failures == []
+    book_path, report = tmp_path / "strategy.txt", io.StringIO()
+    assert write_book(checkpoint, book_path, moves, "python", 40, X_WIDTH, report) == 0
+    assert "proved again" in report.getvalue()
+    book = strategy.load(book_path)
+    assert walk(moves, book).failures == []
+    assert all(book[key] == checkpoint.book[key] for key in book.keys() & checkpoint.book.keys())
     # Resumed, the root is known at once: no unit runs.
     again = Solver(checkpoint, 40, io.StringIO(), start)
     with ThreadPoolExecutor(1) as executor:
         assert again.solve(executor, 1, None) is True
     assert sum(again.counts.values()) == 0
+
+
+def test_a_unit_keeps_no_quiet_moves_and_the_book_proves_them_again(tmp_path):
+    path = tmp_path / "proof.txt.xz"
+    start = bits(QUIET_WIN)
+    with ThreadPoolExecutor(1) as executor:  # one unit proves the whole position
+        assert Solver(Checkpoint(path), 5_000, io.StringIO(), start).solve(executor, 1, None)
+    checkpoint = Checkpoint(path)
+    assert checkpoint.settled[CUBE.canonical(*start)] is True and not checkpoint.book
+    moves = [parse_cell(m) for m in QUIET_WIN.split()]
+    assert walk(moves, checkpoint.book).failures  # no quiet move kept: a gap at once
+    book_path, report = tmp_path / "strategy.txt", io.StringIO()
+    assert write_book(checkpoint, book_path, moves, "python", 5_000, X_WIDTH, report) == 0
+    assert walk(moves, strategy.load(book_path)).failures == []
+    assert "no move at 1; proved again" in report.getvalue()
 
 
 def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
