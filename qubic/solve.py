@@ -525,7 +525,10 @@ def main(argv: list[str] | None = None) -> int:
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
+    # Installed for SIGINT too: a shell starting the solver in the background (`... &`)
+    # leaves SIGINT ignored, and `kill -INT` would then not stop it.
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     executor = ProcessPoolExecutor(args.workers)
     try:
         outcome = solver.solve(executor, args.workers, args.hours)

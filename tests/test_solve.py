@@ -3,6 +3,10 @@
 import io
 import lzma
 import re
+import signal
+import subprocess
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from qubic import strategy
@@ -120,3 +124,18 @@ def test_from_the_empty_cube_only_the_corner_is_searched_as_first_move(tmp_path)
                      out.getvalue())
     assert re.search(r"CPU \d+\.\d\d h in all runs \| peak memory \d+ MB, workers \d+ MB",
                      out.getvalue())
+
+
+def test_the_solver_stops_on_sigint_even_when_started_with_it_ignored(tmp_path):
+    # A shell starting a command in the background (`... &`) leaves SIGINT ignored.
+    path = tmp_path / "proof.txt.xz"
+    command = [sys.executable, "-m", "qubic.solve", "--checkpoint", str(path), "--prover",
+               "python", "--unit-nodes", "2000", "--workers", "1", "--start", "111", "222"]
+    solver = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert "resuming" in solver.stdout.readline()
+    time.sleep(3)
+    solver.send_signal(signal.SIGINT)
+    out, _ = solver.communicate(timeout=60)
+    assert "stopped; everything answered so far is in the checkpoint" in out
+    assert path.exists()
