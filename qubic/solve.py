@@ -195,7 +195,8 @@ class Node:
         self.x, self.o, self.cell, self.parent = x, o, cell, parent
         self.pn = self.dn = 1
         self.children: list[Node] | None = None
-        self.more: list[tuple[int, int, int]] = []  # X's moves not tried yet, best first
+        self.more: list[int] = []  # the moves not tried yet, best first (cells: small ints
+        # take no memory, and the upper tree holds tens of thousands of these lists)
         self.evaluated = False  # a unit has searched it and left it unknown
         self.failed = False  # X's moves leading here fail (not a disproof: see _failing)
 
@@ -302,7 +303,8 @@ class Solver:
     def _expand(self, node: Node) -> None:
         group = stabilizer(CUBE, node.x, node.o)
         node.children = []
-        node.more = self.rules.expand(node.x, node.o, group, width=len(CUBE.cells))
+        node.more = [cell for cell, _, _ in
+                     self.rules.expand(node.x, node.o, group, width=len(CUBE.cells))]
         self._widen(node)
         self._record(node)
 
@@ -314,7 +316,9 @@ class Solver:
         if x_to_move(node.x, node.o):
             batch = 1 if _opening(node) else self.width
         while True:
-            for cell, cx, co in node.more[:batch]:
+            for cell in node.more[:batch]:
+                cx, co = ((node.x | 1 << cell, node.o) if x_to_move(node.x, node.o)
+                          else (node.x, node.o | 1 << cell))
                 child = Node(cx, co, cell, node)
                 self._settle(child)
                 node.children.append(child)
