@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from qubic import prover
 from qubic.geometry import CUBE
 from qubic.prover import INF, LEAF_NODES, PROVED, X_WIDTH, Result, proof_moves, status
 from qubic.threats import MAX_THREATS
@@ -39,7 +40,6 @@ LOW_LINES = np.array([sum(1 << i for i in lines if i < 64) for lines in CUBE.lin
 HIGH_LINES = np.array([sum(1 << i - 64 for i in lines if i >= 64)
                        for lines in CUBE.lines_through], dtype=np.uint64)
 EXHAUSTED = 1 << 62  # a refuted threat position whose every chain ran out before the depth
-EPSILON_QUARTERS = 1  # the 1+epsilon trick of `qubic.prover`, epsilon = 1/4
 
 # Popcount and lowest-bit constants (de Bruijn multiplication).
 _M1 = np.uint64(0x5555555555555555)
@@ -387,11 +387,7 @@ def _tt_store(x, o, pn, dn, move, work, t):
     t.tt_val[slot, 3] = work
 
 
-@njit(cache=True)
-def _bump(value):
-    if value >= INF:
-        return INF
-    return value + max(1, (value * EPSILON_QUARTERS + 3) // 4)
+_child_thresholds = njit(cache=True)(prover.child_thresholds)  # the one rule, compiled
 
 
 @njit
@@ -446,12 +442,7 @@ def _mid(x, o, pth, dth, t):
         cx, co = (x | bit, o) if or_node else (x, o | bit)
         cslot = _tt_find(cx, co, t)
         cpn, cdn = (t.tt_val[cslot, 0], t.tt_val[cslot, 1]) if cslot >= 0 else (1, 1)
-        if or_node:
-            cpth = min(pth, _bump(second))
-            cdth = dth - dn + cdn if dth < INF else INF
-        else:
-            cdth = min(dth, _bump(second))
-            cpth = pth - pn + cpn if pth < INF else INF
+        cpth, cdth = _child_thresholds(or_node, pn, dn, pth, dth, cpn, cdn, second)
         _mid(cx, co, cpth, cdth, t)
     move = kids[best] if pn == 0 and or_node else -1
     _tt_store(x, o, pn, dn, move, stats[EXPANDED] - start + 1, t)

@@ -22,7 +22,6 @@ by threats, with the move that wins there.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -43,7 +42,6 @@ INF = 1 << 40
 FULL = CUBE.full_mask
 CELL_LINES = CUBE.cell_line_masks
 LEAF_NODES = 20_000  # threat-search positions for one leaf test: the perfect level's reach
-EPSILON = 0.25  # the 1+epsilon trick: a child's threshold may pass its sibling's by this share
 X_WIDTH = 3  # X's quiet moves tried at a position, best ranked first: a proof needs one
 
 PROVED = "proved"
@@ -171,12 +169,7 @@ class Prover:
                 break
             cell, cx, co = children[best]
             cpn, cdn = self.table.get((cx, co), (1, 1))
-            if or_node:
-                cpth = min(pth, _bump(second))
-                cdth = dth - dn + cdn if dth < INF else INF
-            else:
-                cdth = min(dth, _bump(second))
-                cpth = pth - pn + cpn if pth < INF else INF
+            cpth, cdth = child_thresholds(or_node, pn, dn, pth, dth, cpn, cdn, second)
             self._mid(cx, co, [s for s in group if s[cell] == cell], cpth, cdth)
         self.table[key] = (pn, dn)
         if pn == 0 and or_node:
@@ -268,11 +261,17 @@ def _still_wins(line: list[int], me: int, you: int, cell: int) -> bool:
     return still_forces(line, me, after, threes=(0, new_threats(after, me, cell)))
 
 
-def _bump(value: int) -> int:
-    """A sibling's number raised by the 1+epsilon margin (and by at least one)."""
-    if value >= INF:
-        return INF
-    return max(value + 1, math.ceil(value * (1 + EPSILON)))
+def child_thresholds(or_node: bool, pn: int, dn: int, pth: int, dth: int, cpn: int, cdn: int,
+                     second: int) -> tuple[int, int]:
+    """df-pn's thresholds for the child chosen at a node with numbers `(pn, dn)` and
+    thresholds `(pth, dth)`: the child's own numbers, and `second` the number its sibling
+    nearest to being chosen has. The 1+epsilon trick lets the child pass that sibling by a
+    quarter (and by at least one). Plain int arithmetic: `qubic.fast_prover` compiles this
+    same function."""
+    margin = INF if second >= INF else second + max(1, (second + 3) // 4)
+    if or_node:
+        return min(pth, margin), (dth - dn + cdn if dth < INF else INF)
+    return (pth - pn + cpn if pth < INF else INF), min(dth, margin)
 
 
 def line_count(bits: int) -> int:
