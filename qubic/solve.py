@@ -16,9 +16,11 @@ to the cube's symmetries.
 The checkpoint is `qubic/proof.txt.xz`, compact and committed, and its journal
 `qubic/proof.journal`, to which each answer is appended at once; every ten minutes and at the
 end the journal is folded into the compact file. Both hold one record a line, bitboards in hex:
-    W x o          X wins (proved)              L x o        X does not (disproved)
-    U x o pn dn    a unit left unknown          B x o cell   a quiet X move of the upper tree
+    W x o [w]      X wins (proved)              L x o        X does not (disproved)
+    U x o pn dn [w]  a unit left unknown        B x o cell   a quiet X move of the upper tree
     T seconds      the units' CPU time over every run so far (the latest record counts)
+A unit's record ends with the number of X's moves it tried at each position when that is not
+3 (the first runs'). A unit that failed is run again by a search with more moves.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ CHECKPOINT = Path(__file__).with_name("proof.txt.xz")
 STRATEGY = Path(__file__).with_name(STRATEGY_FILE)
 UNIT_NODES = {"python": 20_000, "fast": 300_000}  # df-pn expansions per unit: at most some
 # two to four seconds here, the Python prover under PyPy, the compiled one under CPython
+UNIT_WIDTH = {"python": X_WIDTH, "fast": 8}  # X's moves a unit tries: at 300,000 nodes,
+# width 8 proved 7 of 30 positions where width 3 proved none (widths 16 and 64 did no better)
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
 FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
@@ -121,6 +125,7 @@ class Checkpoint:
         self.settled: dict[Key, bool] = {}
         self.unknown: dict[Key, tuple[int, int]] = {}
         self.book: dict[Key, int] = {}
+        self.widths: dict[Key, int] = {}  # the units' that tried other than X_WIDTH moves
         self.cpu_seconds = 0.0  # the solver's units, over every run so far
         texts = []
         if path.exists():
@@ -142,10 +147,23 @@ class Checkpoint:
         if kind in "WL":
             self.settled[key] = kind == "W"
             self.unknown.pop(key, None)
+            self._read_width(key, words[3:])
         elif kind == "U" and key not in self.settled:
             self.unknown[key] = (int(words[3]), int(words[4]))
+            self._read_width(key, words[5:])
         elif kind == "B":
             self.book[key] = int(words[3])
+
+    def _read_width(self, key: Key, words: list[str]) -> None:
+        width = int(words[0]) if words else X_WIDTH
+        if width == X_WIDTH:
+            self.widths.pop(key, None)
+        else:
+            self.widths[key] = width
+
+    def width(self, key: Key) -> int:
+        """The X moves tried at each position by the unit recorded for `key`."""
+        return self.widths.get(key, X_WIDTH)
 
     def write(self, kind: str, key: Key, *values: int) -> None:
         self._append([kind, f"{key[0]:x}", f"{key[1]:x}", *map(str, values)])
@@ -167,8 +185,10 @@ class Checkpoint:
     def compact(self) -> None:
         """Rewrite the compact file with everything known, then empty the journal. A stop in
         between leaves the journal repeating records the file has: harmless."""
-        lines = [f"{'W' if won else 'L'} {x:x} {o:x}" for (x, o), won in self.settled.items()]
-        lines += [f"U {x:x} {o:x} {pn} {dn}" for (x, o), (pn, dn) in self.unknown.items()]
+        lines = [f"{'W' if won else 'L'} {x:x} {o:x}{self._width_field((x, o))}"
+                 for (x, o), won in self.settled.items()]
+        lines += [f"U {x:x} {o:x} {pn} {dn}{self._width_field((x, o))}"
+                  for (x, o), (pn, dn) in self.unknown.items()]
         lines += [f"B {x:x} {o:x} {cell}" for (x, o), cell in self.book.items()]
         lines.append(f"T {self.cpu_seconds:.0f}")
         lines.sort()  # like records together: smaller once compressed
@@ -178,6 +198,9 @@ class Checkpoint:
         partial.replace(self.path)
         self.close()
         self.journal.unlink(missing_ok=True)
+
+    def _width_field(self, key: Key) -> str:
+        return f" {self.widths[key]}" if key in self.widths else ""
 
     def close(self) -> None:
         if self._file is not None:
@@ -230,10 +253,10 @@ class Solver:
                  start: Key = (0, 0), width: int = X_WIDTH, prover: str = "python") -> None:
         self.checkpoint = checkpoint
         self.nodes = nodes
-        self.width = width
+        self.width = width  # the units': X's moves tried at each position
         self.prover = prover  # the units': "python" or "fast"
         self.out = out
-        self.rules = Prover(width=width)  # settles and expands positions of the upper tree
+        self.rules = Prover()  # settles and expands positions of the upper tree
         self.root = Node(*start, -1, None)
         self._settle(self.root)
         self.running: dict[Future[Answer], Node] = {}
@@ -314,7 +337,7 @@ class Solver:
         assert node.children is not None
         batch = len(node.more)
         if x_to_move(node.x, node.o):
-            batch = 1 if _opening(node) else self.width
+            batch = 1 if _opening(node) else X_WIDTH
         while True:
             for cell in node.more[:batch]:
                 cx, co = ((node.x | 1 << cell, node.o) if x_to_move(node.x, node.o)
@@ -332,7 +355,9 @@ class Solver:
         key = canonical(node.x, node.o)
         if key in self.checkpoint.settled:
             node.pn, node.dn = (0, INF) if self.checkpoint.settled[key] else (INF, 0)
-        elif key in self.checkpoint.unknown:
+        elif key in self.checkpoint.unknown and not (
+                self.checkpoint.unknown[key] == FAILED
+                and self.checkpoint.width(key) < self.width):  # else run again, wider
             node.pn, node.dn = self.checkpoint.unknown[key]
             node.evaluated = True
             node.failed = _unit_failed(node, (node.pn, node.dn) == FAILED)  # as recorded
@@ -350,11 +375,12 @@ class Solver:
         key = canonical(leaf.x, leaf.o)
         leaf.failed = _unit_failed(leaf, result.status == DISPROVED)
         leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
+        width = [] if self.width == X_WIDTH else [self.width]
         if result.status == PROVED:
-            self.checkpoint.write("W", key)
+            self.checkpoint.write("W", key, *width)
         else:
             leaf.evaluated = True
-            self.checkpoint.write("U", key, leaf.pn, leaf.dn)
+            self.checkpoint.write("U", key, leaf.pn, leaf.dn, *width)
         self.checkpoint.flush()
         self._backup(leaf.parent)
 
@@ -453,13 +479,15 @@ def _number(value: int) -> str:
 
 
 def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str, nodes: int,
-               width: int, out: TextIO) -> int:
+               out: TextIO) -> int:
     """Walk the strategy from `start` with the checkpoint's quiet moves and write those it
     uses; 0 when the walk met no gap. The checkpoint keeps the quiet moves of the upper tree
     only (a unit's would swell it), so where the walk finds no move for X, the position is
-    proved again as a unit (the same prover, budget and width give the same proof) and its
+    proved again as a unit (the same prover, budget and width give the same proof: a unit's
+    position at its recorded width, any other at each width the checkpoint holds) and its
     quiet moves join; the walk repeats until it meets no gap or proves nothing new."""
     book = dict(checkpoint.book)
+    widths = sorted({X_WIDTH, *checkpoint.widths.values()})
     while True:
         result = walk(start, book)
         added = 0
@@ -467,7 +495,12 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
             board = Board.from_moves(line)
             if len(line) % 2 or board.is_over():
                 continue  # O's reply won or filled the cube: no proof to take moves from
-            answer = unit(board.bits[0], board.bits[1], nodes, width, prover, moves=True)
+            x, o = board.bits
+            recorded = checkpoint.width(canonical(x, o))
+            for width in [recorded, *(w for w in widths if w != recorded)]:
+                answer = unit(x, o, nodes, width, prover, moves=True)
+                if answer.result.status == PROVED:
+                    break
             for x, o, cell in answer.moves:
                 added += (x, o) not in book
                 book.setdefault((x, o), cell)
@@ -495,9 +528,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unit-nodes", type=int,
                         help=f"df-pn expansions per unit (default {UNIT_NODES['python']:,} "
                         f"with the python prover, {UNIT_NODES['fast']:,} with fast)")
-    parser.add_argument("--width", type=int, default=X_WIDTH,
-                        help=f"X's best ranked quiet moves tried at each position (default "
-                        f"{X_WIDTH}); keep one checkpoint to one width")
+    parser.add_argument("--width", type=int,
+                        help=f"X's best ranked quiet moves a unit tries at each position "
+                        f"(default {UNIT_WIDTH['python']} with the python prover, "
+                        f"{UNIT_WIDTH['fast']} with fast); units that failed narrower run again")
     parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT,
                         help="the file to resume from and append to (default: the package's)")
     parser.add_argument("--start", nargs="+", metavar="MOVE",
@@ -519,12 +553,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--prover fast needs numba: pip install -e '.[solver]'")
     if args.book:
         return write_book(checkpoint, STRATEGY, start, prover,
-                          args.unit_nodes or UNIT_NODES[prover], args.width, sys.stdout)
+                          args.unit_nodes or UNIT_NODES[prover], sys.stdout)
     solver = Solver(checkpoint, args.unit_nodes or UNIT_NODES[prover], sys.stdout,
-                    (board.bits[0], board.bits[1]), args.width, prover)
+                    (board.bits[0], board.bits[1]), args.width or UNIT_WIDTH[prover], prover)
     print(f"resuming with {len(checkpoint.settled)} settled positions and "
           f"{len(checkpoint.book)} quiet moves from {args.checkpoint}; {prover} prover, "
-          f"{solver.nodes:,} nodes a unit", flush=True)
+          f"{solver.nodes:,} nodes and {solver.width} X moves a unit", flush=True)
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt

@@ -12,7 +12,7 @@ from qubic import strategy
 from qubic.fast_prover import FastProver
 from qubic.geometry import CUBE
 from qubic.notation import parse_cell
-from qubic.prover import DISPROVED, PROVED, X_WIDTH, Prover
+from qubic.prover import DISPROVED, PROVED, Prover
 from qubic.solve import Checkpoint, Solver, write_book
 from qubic.symmetry import stabilizer
 from qubic.threats import winning_cells
@@ -83,5 +83,5 @@ def test_the_solver_runs_its_units_with_the_fast_prover(tmp_path):
     assert checkpoint.settled[CUBE.canonical(*start)] is True
     moves = [parse_cell(m) for m in QUIET_WIN.split()]
     book_path = tmp_path / "strategy.txt"
-    assert write_book(checkpoint, book_path, moves, "fast", 40, X_WIDTH, io.StringIO()) == 0
+    assert write_book(checkpoint, book_path, moves, "fast", 40, io.StringIO()) == 0
     assert walk(moves, strategy.load(book_path)).failures == []

@@ -33,7 +33,7 @@ def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
     # has no gap for the verifier's walk.
     moves = [parse_cell(m) for m in QUIET_WIN.split()]
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
-    assert write_book(checkpoint, book_path, moves, "python", 40, X_WIDTH, report) == 0
+    assert write_book(checkpoint, book_path, moves, "python", 40, report) == 0
     assert "proved again" in report.getvalue()
     book = strategy.load(book_path)
     assert walk(moves, book).failures == []
@@ -55,7 +55,7 @@ def test_a_unit_keeps_no_quiet_moves_and_the_book_proves_them_again(tmp_path):
     moves = [parse_cell(m) for m in QUIET_WIN.split()]
     assert walk(moves, checkpoint.book).failures  # no quiet move kept: a gap at once
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
-    assert write_book(checkpoint, book_path, moves, "python", 5_000, X_WIDTH, report) == 0
+    assert write_book(checkpoint, book_path, moves, "python", 5_000, report) == 0
     assert walk(moves, strategy.load(book_path)).failures == []
     assert "no move at 1; proved again" in report.getvalue()
 
@@ -83,19 +83,22 @@ def test_a_line_cut_off_by_a_stop_is_ignored(tmp_path):
 def test_compacting_folds_the_journal_into_the_compressed_file(tmp_path):
     path = tmp_path / "proof.txt.xz"
     journal = tmp_path / "proof.journal"
-    journal.write_text("U a b 5 6\nW 1 2\nT 40\nB 1 2 7\nU 3 4 8 9\nW a b\nT 95\n")
+    journal.write_text("U a b 5 6\nW 1 2\nT 40\nB 1 2 7\nU 3 4 8 9\nW a b\nT 95\n"
+                       "U e f 1000 1 8\nW 20 21 8\n")
     checkpoint = Checkpoint(path)
     checkpoint.compact()
     assert not journal.exists()
     with lzma.open(path, "rt") as compact:
         assert sorted(compact.read().splitlines()) == [
-            "B 1 2 7", "T 95", "U 3 4 8 9", "W 1 2", "W a b"]
+            "B 1 2 7", "T 95", "U 3 4 8 9", "U e f 1000 1 8", "W 1 2", "W 20 21 8", "W a b"]
+    # A unit's width, when not the first runs' 3, survives compaction.
+    assert Checkpoint(path).width((0xe, 0xf)) == 8 and Checkpoint(path).width((3, 4)) == X_WIDTH
     # New answers go to a new journal; the file and the journal are read together.
     checkpoint.write("L", (0xc, 0xd))
     checkpoint.close()
     again = Checkpoint(path)
-    assert again.settled == {(1, 2): True, (10, 11): True, (12, 13): False}
-    assert again.unknown == {(3, 4): (8, 9)}
+    assert again.settled == {(1, 2): True, (10, 11): True, (12, 13): False, (32, 33): True}
+    assert again.unknown == {(3, 4): (8, 9), (14, 15): (1000, 1)}
     assert again.book == {(1, 2): 7}
     assert again.cpu_seconds == 95  # the solver's CPU time over every run, the latest record
 
@@ -111,6 +114,23 @@ def test_the_upper_tree_widens_where_x_best_moves_fail(tmp_path):
         assert solver.solve(executor, 2, 0.1) is True
     assert solver.counts["disproved"] > 0  # units that failed were widened past, not lost
     assert Checkpoint(path).settled[CUBE.canonical(*start)] is True
+
+
+def test_a_unit_that_failed_narrower_runs_again_wider(tmp_path):
+    start = bits(QUIET_WIN)
+    key = CUBE.canonical(*start)
+    for recorded, runs_again in [("", True), (" 3", True), (" 8", False), (" 9", False)]:
+        path = tmp_path / recorded.strip() / "proof.txt.xz"
+        path.parent.mkdir(exist_ok=True)
+        failed = f"U {key[0]:x} {key[1]:x} 1000 1{recorded}"
+        (path.parent / "proof.journal").write_text(failed + "\n")
+        with ThreadPoolExecutor(1) as executor:
+            assert Solver(Checkpoint(path), 5_000, io.StringIO(), start,
+                          width=8).solve(executor, 1, None) is True
+        lines = (path.parent / "proof.journal").read_text().splitlines()
+        # Run again, the unit proves the root and records its width; else the upper tree
+        # expands the root and units prove the positions below it.
+        assert (f"W {key[0]:x} {key[1]:x} 8" in lines) is runs_again, recorded
 
 
 def test_from_the_empty_cube_only_the_corner_is_searched_as_first_move(tmp_path):
