@@ -35,6 +35,7 @@ import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
@@ -478,30 +479,43 @@ def _number(value: int) -> str:
     return "inf" if value >= INF else str(_real(value))
 
 
+def prove_again(gap: tuple[int, int, list[int]], nodes: int,
+                prover: str) -> list[tuple[int, int, int]]:
+    """The quiet moves of a unit's proof of the position `(x, o, widths)`, trying each of
+    `widths` in turn until one proves it; none if none does. Runs in a worker process."""
+    x, o, widths = gap
+    for width in widths:
+        answer = unit(x, o, nodes, width, prover, moves=True)
+        if answer.result.status == PROVED:
+            return answer.moves
+    return []
+
+
 def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str, nodes: int,
-               out: TextIO) -> int:
+               out: TextIO, executor: Executor | None = None) -> int:
     """Walk the strategy from `start` with the checkpoint's quiet moves and write those it
     uses; 0 when the walk met no gap. The checkpoint keeps the quiet moves of the upper tree
     only (a unit's would swell it), so where the walk finds no move for X, the position is
     proved again as a unit (the same prover, budget and width give the same proof: a unit's
     position at its recorded width, any other at each width the checkpoint holds) and its
-    quiet moves join; the walk repeats until it meets no gap or proves nothing new."""
+    quiet moves join; the walk repeats until it meets no gap or proves nothing new. The
+    units run through `executor` when one is given."""
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
     while True:
         result = walk(start, book)
-        added = 0
+        gaps = []
         for line in result.failures:
             board = Board.from_moves(line)
             if len(line) % 2 or board.is_over():
                 continue  # O's reply won or filled the cube: no proof to take moves from
             x, o = board.bits
             recorded = checkpoint.width(canonical(x, o))
-            for width in [recorded, *(w for w in widths if w != recorded)]:
-                answer = unit(x, o, nodes, width, prover, moves=True)
-                if answer.result.status == PROVED:
-                    break
-            for x, o, cell in answer.moves:
+            gaps.append((x, o, [recorded, *(w for w in widths if w != recorded)]))
+        run = map if executor is None else executor.map
+        added = 0
+        for moves in run(partial(prove_again, nodes=nodes, prover=prover), gaps):
+            for x, o, cell in moves:
                 added += (x, o) not in book
                 book.setdefault((x, o), cell)
         print(f"walked {result.positions:,} positions, no move at {len(result.failures):,}; "
@@ -552,8 +566,9 @@ def main(argv: list[str] | None = None) -> int:
     elif prover == "fast" and not fast_prover_available():
         parser.error("--prover fast needs numba: pip install -e '.[solver]'")
     if args.book:
-        return write_book(checkpoint, STRATEGY, start, prover,
-                          args.unit_nodes or UNIT_NODES[prover], sys.stdout)
+        with ProcessPoolExecutor(args.workers) as executor:
+            return write_book(checkpoint, STRATEGY, start, prover,
+                              args.unit_nodes or UNIT_NODES[prover], sys.stdout, executor)
     solver = Solver(checkpoint, args.unit_nodes or UNIT_NODES[prover], sys.stdout,
                     (board.bits[0], board.bits[1]), args.width or UNIT_WIDTH[prover], prover)
     print(f"resuming with {len(checkpoint.settled)} settled positions and "

@@ -33,7 +33,8 @@ def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
     # has no gap for the verifier's walk.
     moves = [parse_cell(m) for m in QUIET_WIN.split()]
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
-    assert write_book(checkpoint, book_path, moves, "python", 40, report) == 0
+    with ThreadPoolExecutor(2) as executor:  # the gaps' units run through it
+        assert write_book(checkpoint, book_path, moves, "python", 40, report, executor) == 0
     assert "proved again" in report.getvalue()
     book = strategy.load(book_path)
     assert walk(moves, book).failures == []
