@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import permutations, product
 
+Orientation = tuple[tuple[int, int], tuple[int, ...]]
+"""A pair of bitboards' canonical key and a symmetry mapping the pair onto it."""
+
 # The guide's names for the seven line families of the 3-D game, keyed by the axes a line runs
 # along (0 = level, 1 = column, 2 = row).
 FAMILY_NAMES_3D = {
@@ -150,7 +153,7 @@ class Geometry:
         image of the pair: the least image."""
         return self.orient(first, second)[0]
 
-    def orient(self, first: int, second: int) -> tuple[tuple[int, int], tuple[int, ...]]:
+    def orient(self, first: int, second: int) -> Orientation:
         """The pair's canonical key, and a symmetry that maps the pair onto it (the least
         such symmetry)."""
         firsts = self.images(first)

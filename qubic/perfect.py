@@ -21,7 +21,7 @@ import time
 from qubic import strategy
 from qubic.board import Board
 from qubic.expert import ExpertPlayer
-from qubic.geometry import CUBE
+from qubic.geometry import CUBE, Orientation
 from qubic.hard import forced_move
 from qubic.heuristic import score_cells
 from qubic.player import Reply
@@ -34,16 +34,17 @@ REFUTE_NODES = 2_000  # df-pn expansions spent on each of O's candidate moves
 CHECK_SECONDS = 2.0  # after expert's move, O starts no more checks once this has passed
 
 
-def x_move(x: int, o: int, book: strategy.Entries) -> tuple[int, str] | None:
+def x_move(x: int, o: int, book: strategy.Entries,
+           orientation: Orientation | None = None) -> tuple[int, str] | None:
     """X's move by the strategy and why: 'win', 'block', 'book' or 'threats'; None when the
-    strategy has no move here."""
+    strategy has no move here. `orientation`: `CUBE.orient(x, o)`, if the caller has it."""
     wins = winning_cells(x, o)
     if wins:
         return lowest(wins), "win"
     theirs = winning_cells(o, x)
     if theirs:
         return lowest(theirs), "block"
-    cell = strategy.lookup(book, x, o)
+    cell = strategy.lookup(book, x, o, orientation)
     if cell is not None:
         return cell, "book"
     try:

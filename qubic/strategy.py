@@ -13,7 +13,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from qubic.geometry import CUBE
+from qubic.geometry import CUBE, Orientation
 
 STRATEGY_FILE = "strategy.txt"
 
@@ -48,8 +48,12 @@ def load(path: Path) -> Entries:
     return parse(path.read_text(encoding="ascii"))
 
 
-def lookup(entries: Entries, x: int, o: int) -> int | None:
-    """The book's move for X in `(x, o)`, found under symmetry; None if it is not there."""
-    key, symmetry = CUBE.orient(x, o)
+def lookup(entries: Entries, x: int, o: int,
+           orientation: Orientation | None = None) -> int | None:
+    """The book's move for X in `(x, o)`, found under symmetry; None if it is not there.
+    `orientation`: `CUBE.orient(x, o)`, if the caller has it."""
+    if not entries:
+        return None
+    key, symmetry = orientation or CUBE.orient(x, o)
     cell = entries.get(key)
     return None if cell is None else symmetry.index(cell)

@@ -19,6 +19,17 @@ def stabilizer(geometry: Geometry, *boards: int) -> list[Symmetry]:
     return [s for s, f in zip(geometry.symmetries, fixed) if f]
 
 
+def line_profile(geometry: Geometry, first: int, second: int) -> tuple[int, ...]:
+    """How many lines hold each pair of counts of `first`'s and `second`'s stones. Every
+    symmetry maps lines onto lines, so images of a position share it: a cheap test that two
+    positions are not images of each other (some 30 times cheaper than `Geometry.orient`)."""
+    side = geometry.size + 1
+    counts = [0] * side * side
+    for mask in geometry.line_masks:
+        counts[(first & mask).bit_count() * side + (second & mask).bit_count()] += 1
+    return tuple(counts)
+
+
 def orbit_representatives(cells: int, group: list[Symmetry]) -> list[int]:
     """One cell (the lowest) of each class of the cells of bitboard `cells` that `group` maps
     onto each other, in ascending order. `group` must be a group: it holds the identity."""

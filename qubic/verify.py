@@ -22,23 +22,36 @@ from qubic.board import Board
 from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
 from qubic.perfect import x_move
-from qubic.symmetry import orbit_representatives, stabilizer
-from qubic.threats import winning_cells
+from qubic.symmetry import line_profile, orbit_representatives, stabilizer
+from qubic.threats import lowest, winning_cells
 
 
 @dataclass
 class Walk:
     """What a walk met: X-to-move positions by how X answered them, the failures (each as the
-    moves from the start of the walk), and the book entries it used."""
+    moves from the start of the walk), the book entries it used, and O's replies that were
+    not walked because they leave X a win at once (not blocking X's three)."""
 
     answered: Counter[str] = field(default_factory=Counter)
     failures: list[list[int]] = field(default_factory=list)
     book_used: set[tuple[int, int]] = field(default_factory=set)  # canonical positions
+    lost_at_once: int = 0
     seconds: float = 0.0
 
     @property
     def positions(self) -> int:
         return sum(self.answered.values()) + len(self.failures)
+
+
+Trail = tuple[int, "Trail"] | None  # the moves to a position, last first: siblings share it
+
+
+def _moves(path: Trail) -> list[int]:
+    cells = []
+    while path is not None:
+        cells.append(path[0])
+        path = path[1]
+    return cells[::-1]
 
 
 def walk(moves: list[int], book: strategy.Entries, limit: int | None = None) -> Walk:
@@ -48,37 +61,56 @@ def walk(moves: list[int], book: strategy.Entries, limit: int | None = None) -> 
     board = Board.from_moves(moves)
     result = Walk()
     seen: set[tuple[int, int]] = set()
-    stack = [(board.bits[0], board.bits[1], list(moves))]
+    path: Trail = None
+    for cell in moves:
+        path = (cell, path)
+    stack = [(board.bits[0], board.bits[1], path)]
+    profiles = {line_profile(CUBE, x, o) for x, o in book}
     while stack and (limit is None or result.positions < limit):
-        x, o, line = stack.pop()
-        if winning_cells(x, o):  # most lines end so: no need to look for the position again
+        x, o, path = stack.pop()
+        if winning_cells(x, o):  # no need to look for the position again
             result.answered["win"] += 1
             continue
-        key = CUBE.canonical(x, o)
-        if key in seen:
-            continue
-        seen.add(key)
-        move = x_move(x, o, book)
+        if winning_cells(o, x) or line_profile(CUBE, x, o) in profiles:
+            orientation = CUBE.orient(x, o)
+            if orientation[0] in seen:
+                continue
+            seen.add(orientation[0])
+            move = x_move(x, o, book, orientation)
+        else:  # not in the book: X's move is its forced win by threats, else none. Most
+            # such positions are on a forced line, met once, so finding them again (the
+            # orientation, most of the walk's time) is not worth it.
+            orientation = None
+            move = x_move(x, o, {})
         if move is None:
-            result.failures.append(line)
+            result.failures.append(_moves(path))
             continue
         cell, reason = move
         result.answered[reason] += 1
         if reason == "book":
-            result.book_used.add(key)
+            assert orientation is not None
+            result.book_used.add(orientation[0])
         if reason == "win":
             continue
         x |= 1 << cell
+        path = (cell, path)
         empty = CUBE.full_mask & ~(x | o)
-        if not empty:
-            result.failures.append([*line, cell])
+        theirs = winning_cells(o, x)
+        if not empty or theirs:  # a draw, or O wins
+            result.failures.append(_moves(path if not theirs else (lowest(theirs), path)))
             continue
-        for reply in orbit_representatives(empty, stabilizer(CUBE, x, o)):
+        mine = winning_cells(x, o)
+        if mine:  # O must block X's three: every other reply loses at once
+            result.lost_at_once += empty.bit_count() - 1
+            replies = [lowest(mine)]
+        else:
+            replies = orbit_representatives(empty, stabilizer(CUBE, x, o))
+        for reply in replies:
             after = o | 1 << reply
-            if winning_cells(o, x) >> reply & 1 or after | x == CUBE.full_mask:
-                result.failures.append([*line, cell, reply])
+            if after | x == CUBE.full_mask:
+                result.failures.append(_moves((reply, path)))
             else:
-                stack.append((x, after, [*line, cell, reply]))
+                stack.append((x, after, (reply, path)))
     result.seconds = time.perf_counter() - start
     return result
 
@@ -105,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"positions walked: {result.positions:,} in {result.seconds:.1f} s")
     for reason in ("book", "threats", "block", "win"):
         print(f"  answered by {reason}: {result.answered[reason]:,}")
+    print(f"O's replies not blocking X's three (lost at once, not walked): "
+          f"{result.lost_at_once:,}")
     print(f"failures: {len(result.failures):,}")
     for line in result.failures[:10]:
         print("  " + " ".join(format_cell(cell) for cell in line))

@@ -1,8 +1,10 @@
+import random
 from itertools import combinations, pairwise
 
 import pytest
 
 from qubic.geometry import CUBE, Geometry
+from qubic.symmetry import line_profile
 
 
 def test_the_cube_has_64_cells_and_76_lines():
@@ -121,3 +123,20 @@ def test_canonical_is_the_same_for_every_image_and_orient_says_how():
         assert (sum(1 << mapping[c] for c in range(64) if image[0] >> c & 1),
                 sum(1 << mapping[c] for c in range(64) if image[1] >> c & 1)) == key
     assert CUBE.canonical(second, first) != key  # the two sides are not interchangeable
+
+
+def test_images_share_a_line_profile_and_most_other_positions_do_not():
+    rng = random.Random(4)
+    profiles = {}
+    for _ in range(300):
+        cells = rng.sample(range(64), 10)
+        first = sum(1 << c for c in cells[:5])
+        second = sum(1 << c for c in cells[5:])
+        profile = line_profile(CUBE, first, second)
+        for symmetry in CUBE.symmetries[::11]:
+            image = (sum(1 << symmetry[c] for c in range(64) if first >> c & 1),
+                     sum(1 << symmetry[c] for c in range(64) if second >> c & 1))
+            assert line_profile(CUBE, *image) == profile
+        profiles.setdefault(profile, set()).add(CUBE.canonical(first, second))
+    # A cheap filter: positions that are not images of each other mostly differ in it.
+    assert len(profiles) > 200

@@ -1,5 +1,6 @@
 """Level perfect, the strategy book and the verifier's walk, on a small proved position."""
 
+import re
 import subprocess
 import sys
 
@@ -52,6 +53,27 @@ def test_the_walk_from_a_proved_position_ends_every_line_in_a_win(book):
     assert result.book_used == set(book)
 
 
+def test_the_verifier_walks_a_book_file_and_reports_what_answered(book, tmp_path):
+    path = tmp_path / "strategy.txt"
+    path.write_text(strategy.format_entries(book.items()), encoding="ascii")
+    done = subprocess.run([sys.executable, "-m", "qubic.verify", "--book", str(path),
+                           *QUIET_WIN.split()], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    counts = {m[1]: int(m[2].replace(",", "")) for m in re.finditer(
+        r"answered by (\w+): ([\d,]+)", done.stdout)}
+    assert counts["book"] == len(book) and counts["win"] > 0
+    walked = int(re.search(r"positions walked: ([\d,]+)", done.stdout)[1].replace(",", ""))
+    assert walked == sum(counts.values())
+    assert re.search(r"lost at once, not walked\): [1-9]", done.stdout)
+    assert "failures: 0" in done.stdout
+    # Without its book the walk stops where X needs a quiet move, and says where.
+    path.write_text(strategy.format_entries([]), encoding="ascii")
+    done = subprocess.run([sys.executable, "-m", "qubic.verify", "--book", str(path),
+                           *QUIET_WIN.split()], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "failures: 1" in done.stdout
+    assert "  " + QUIET_WIN in done.stdout
+
+
 def test_the_walk_finds_a_gap_in_the_book(book):
     smaller = dict(book)
     smaller.pop(next(iter(smaller)))
@@ -98,13 +120,15 @@ def test_perfect_answers_through_the_engine_protocol():
 
 def test_the_committed_proof_of_a_four_stone_position_walks_without_a_gap():
     # Real data: a position the background solver proved, walked with the quiet moves the
-    # committed checkpoint holds (some 58,000 positions).
+    # committed checkpoint holds (some 1,800 positions walked; 58,000 replies of O leave X
+    # a win at once and are only counted).
     start = moves("111 121 114 211")
     checkpoint = Checkpoint(CHECKPOINT)
     assert checkpoint.settled[CUBE.canonical(*bits("111 121 114 211"))] is True
     result = walk(start, checkpoint.book)
     assert result.failures == []
-    assert result.positions > 10_000 and result.answered["book"] > 10
+    assert result.positions > 1_000 and result.answered["book"] > 10
+    assert result.lost_at_once > 10_000
 
 
 def assert_perfect_as_o_avoids(played: str, lost: str) -> None:
