@@ -5,7 +5,8 @@ book, its forced win by threats) and O tries every legal reply, replies that are
 other under the symmetries fixing the position once, and positions met before (up to
 symmetry) once. The walk trusts only the board rules, the book and the threat search: nothing
 of the solver. A position where X has no move by the strategy, or where O's reply wins or
-fills the board, is a failure.
+fills the board, is a failure. Where X has a three, O's replies other than the block are
+counted, not walked: X wins at once.
 """
 
 from __future__ import annotations
