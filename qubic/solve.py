@@ -19,8 +19,9 @@ end the journal is folded into the compact file. Both hold one record a line, bi
     W x o [w]      X wins (proved)              L x o        X does not (disproved)
     U x o pn dn [w]  a unit left unknown        B x o cell   a quiet X move of the upper tree
     T seconds      the units' CPU time over every run so far (the latest record counts)
-A unit's record ends with the number of X's moves it tried at each position when that is not
-3 (the first runs'). A unit that failed is run again by a search with more moves.
+A unit's record ends with the number of X's moves it tried at each position; the compact file
+leaves it out where it is 3 (the first runs'). A unit that failed is run again by a search
+with more moves.
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ class Checkpoint:
         self.settled: dict[Key, bool] = {}
         self.unknown: dict[Key, tuple[int, int]] = {}
         self.book: dict[Key, int] = {}
-        self.widths: dict[Key, int] = {}  # the units' that tried other than X_WIDTH moves
+        self.widths: dict[Key, int] = {}  # units' widths, where not X_WIDTH
         self.cpu_seconds = 0.0  # the solver's units, over every run so far
         texts = []
         if path.exists():
@@ -376,12 +377,11 @@ class Solver:
         key = canonical(leaf.x, leaf.o)
         leaf.failed = _unit_failed(leaf, result.status == DISPROVED)
         leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
-        width = [] if self.width == X_WIDTH else [self.width]
         if result.status == PROVED:
-            self.checkpoint.write("W", key, *width)
+            self.checkpoint.write("W", key, self.width)
         else:
             leaf.evaluated = True
-            self.checkpoint.write("U", key, leaf.pn, leaf.dn, *width)
+            self.checkpoint.write("U", key, leaf.pn, leaf.dn, self.width)
         self.checkpoint.flush()
         self._backup(leaf.parent)
 

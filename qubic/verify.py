@@ -88,11 +88,9 @@ def walk(moves: list[int], book: strategy.Entries, limit: int | None = None) -> 
             continue
         cell, reason = move
         result.answered[reason] += 1
-        if reason == "book":
+        if reason == "book":  # ("win" cannot be: the loop's first test took those)
             assert orientation is not None
             result.book_used.add(orientation[0])
-        if reason == "win":
-            continue
         x |= 1 << cell
         path = (cell, path)
         empty = CUBE.full_mask & ~(x | o)
