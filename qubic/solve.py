@@ -17,11 +17,12 @@ The checkpoint is `qubic/proof.txt.xz`, compact and committed, and its journal
 `qubic/proof.journal`, to which each answer is appended at once; every ten minutes and at the
 end the journal is folded into the compact file. Both hold one record a line, bitboards in hex:
     W x o [w]      X wins (proved)              L x o        X does not (disproved)
-    U x o pn dn [w]  a unit left unknown        B x o cell   a quiet X move of the upper tree
+    U x o pn dn [w [n]]  a unit left unknown    B x o cell   a quiet X move of the upper tree
     T seconds      the units' CPU time over every run so far (the latest record counts)
-A unit's record ends with the number of X's moves it tried at each position; the compact file
-leaves it out where it is 3 (the first runs'). A unit that failed is run again by a search
-with more moves.
+A unit's record ends with the number of X's moves it tried at each position (the compact file
+leaves it out where it is 3, the first runs') and, left unknown, the nodes it was given. A unit
+that failed or was left unknown runs again when it tried fewer moves than the run's; one left
+unknown runs again with 4 times its nodes, twice, before the upper tree expands it.
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ UNIT_NODES = {"python": 20_000, "fast": 300_000}  # df-pn expansions per unit: a
 # two to four seconds here, the Python prover under PyPy, the compiled one under CPython
 UNIT_WIDTH = {"python": X_WIDTH, "fast": 8}  # X's moves a unit tries: at 300,000 nodes,
 # width 8 proved 7 of 30 positions where width 3 proved none (widths 16 and 64 did no better)
+UNIT_GROWTH = 4  # a unit left unknown runs again with this many times its nodes, ...
+UNIT_RUNS = 3  # ... up to this many runs, before the upper tree expands it: one with 300,000
+# nodes left 111 222 144 223 unknown, one with 1,200,000 proved it (344,163 expanded)
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
 FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
@@ -128,6 +132,7 @@ class Checkpoint:
         self.unknown: dict[Key, tuple[int, int]] = {}
         self.book: dict[Key, int] = {}
         self.widths: dict[Key, int] = {}  # units' widths, where not X_WIDTH
+        self.budgets: dict[Key, int] = {}  # the nodes of units left unknown, where recorded
         self.cpu_seconds = 0.0  # the solver's units, over every run so far
         texts = []
         if path.exists():
@@ -149,10 +154,13 @@ class Checkpoint:
         if kind in "WL":
             self.settled[key] = kind == "W"
             self.unknown.pop(key, None)
+            self.budgets.pop(key, None)
             self._read_width(key, words[3:])
         elif kind == "U" and key not in self.settled:
             self.unknown[key] = (int(words[3]), int(words[4]))
-            self._read_width(key, words[5:])
+            self._read_width(key, words[5:6])
+            if len(words) > 6:
+                self.budgets[key] = int(words[6])
         elif kind == "B":
             self.book[key] = int(words[3])
 
@@ -166,6 +174,10 @@ class Checkpoint:
     def width(self, key: Key) -> int:
         """The X moves tried at each position by the unit recorded for `key`."""
         return self.widths.get(key, X_WIDTH)
+
+    def budget(self, key: Key) -> int | None:
+        """The nodes given to the unit recorded unknown for `key`, if recorded."""
+        return self.budgets.get(key)
 
     def write(self, kind: str, key: Key, *values: int) -> None:
         self._append([kind, f"{key[0]:x}", f"{key[1]:x}", *map(str, values)])
@@ -189,7 +201,7 @@ class Checkpoint:
         between leaves the journal repeating records the file has: harmless."""
         lines = [f"{'W' if won else 'L'} {x:x} {o:x}{self._width_field((x, o))}"
                  for (x, o), won in self.settled.items()]
-        lines += [f"U {x:x} {o:x} {pn} {dn}{self._width_field((x, o))}"
+        lines += [f"U {x:x} {o:x} {pn} {dn}{self._unit_fields((x, o))}"
                   for (x, o), (pn, dn) in self.unknown.items()]
         lines += [f"B {x:x} {o:x} {cell}" for (x, o), cell in self.book.items()]
         lines.append(f"T {self.cpu_seconds:.0f}")
@@ -204,6 +216,11 @@ class Checkpoint:
     def _width_field(self, key: Key) -> str:
         return f" {self.widths[key]}" if key in self.widths else ""
 
+    def _unit_fields(self, key: Key) -> str:
+        if key in self.budgets:
+            return f" {self.width(key)} {self.budgets[key]}"
+        return self._width_field(key)
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
@@ -213,8 +230,8 @@ class Checkpoint:
 class Node:
     """A position of the upper tree."""
 
-    __slots__ = ("cell", "children", "dn", "evaluated", "failed", "more", "o", "parent", "pn",
-                 "x")
+    __slots__ = ("budget", "cell", "children", "dn", "evaluated", "failed", "more", "o",
+                 "parent", "pn", "x")
 
     def __init__(self, x: int, o: int, cell: int, parent: Node | None) -> None:
         self.x, self.o, self.cell, self.parent = x, o, cell, parent
@@ -222,7 +239,8 @@ class Node:
         self.children: list[Node] | None = None
         self.more: list[int] = []  # the moves not tried yet, best first (cells: small ints
         # take no memory, and the upper tree holds tens of thousands of these lists)
-        self.evaluated = False  # a unit has searched it and left it unknown
+        self.evaluated = False  # units have searched it and left it unknown: expand it
+        self.budget = 0  # the nodes of its last unit, if any
         self.failed = False  # X's moves leading here fail (not a disproof: see _failing)
 
     @property
@@ -252,9 +270,11 @@ class Solver:
     """The upper tree and the units in flight."""
 
     def __init__(self, checkpoint: Checkpoint, nodes: int, out: TextIO,
-                 start: Key = (0, 0), width: int = X_WIDTH, prover: str = "python") -> None:
+                 start: Key = (0, 0), width: int = X_WIDTH, prover: str = "python",
+                 runs: int = UNIT_RUNS) -> None:
         self.checkpoint = checkpoint
-        self.nodes = nodes
+        self.nodes = nodes  # a unit's first run's
+        self.max_nodes = nodes * UNIT_GROWTH ** (runs - 1)  # its last run's
         self.width = width  # the units': X's moves tried at each position
         self.prover = prover  # the units': "python" or "fast"
         self.out = out
@@ -315,7 +335,8 @@ class Solver:
         if leaf.evaluated or stones < UNIT_STONES:
             self._expand(leaf)
         else:
-            future = executor.submit(unit, leaf.x, leaf.o, self.nodes, self.width,
+            leaf.budget = min(self.max_nodes, leaf.budget * UNIT_GROWTH) or self.nodes
+            future = executor.submit(unit, leaf.x, leaf.o, leaf.budget, self.width,
                                      self.prover)
             self.running[future] = leaf
             # Its parent chooses by this number: a sibling is chosen next.
@@ -357,11 +378,11 @@ class Solver:
         key = canonical(node.x, node.o)
         if key in self.checkpoint.settled:
             node.pn, node.dn = (0, INF) if self.checkpoint.settled[key] else (INF, 0)
-        elif key in self.checkpoint.unknown and not (
-                self.checkpoint.unknown[key] == FAILED
-                and self.checkpoint.width(key) < self.width):  # else run again, wider
+        elif key in self.checkpoint.unknown and self.checkpoint.width(key) >= self.width:
+            # (else the unit runs again, wider: it may prove what the narrower one could not)
             node.pn, node.dn = self.checkpoint.unknown[key]
-            node.evaluated = True
+            node.budget = self.checkpoint.budget(key) or self.nodes  # unrecorded: the first's
+            node.evaluated = (node.pn, node.dn) == FAILED or node.budget >= self.max_nodes
             node.failed = _unit_failed(node, (node.pn, node.dn) == FAILED)  # as recorded
         else:
             verdict = self.rules.settle(node.x, node.o)
@@ -379,9 +400,9 @@ class Solver:
         leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
         if result.status == PROVED:
             self.checkpoint.write("W", key, self.width)
-        else:
-            leaf.evaluated = True
-            self.checkpoint.write("U", key, leaf.pn, leaf.dn, self.width)
+        else:  # a failure is final at this width; more nodes may answer what is unknown
+            leaf.evaluated = result.status == DISPROVED or leaf.budget >= self.max_nodes
+            self.checkpoint.write("U", key, leaf.pn, leaf.dn, self.width, leaf.budget)
         self.checkpoint.flush()
         self._backup(leaf.parent)
 
@@ -496,10 +517,11 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
     """Walk the strategy from `start` with the checkpoint's quiet moves and write those it
     uses; 0 when the walk met no gap. The checkpoint keeps the quiet moves of the upper tree
     only (a unit's would swell it), so where the walk finds no move for X, the position is
-    proved again as a unit (the same prover, budget and width give the same proof: a unit's
-    position at its recorded width, any other at each width the checkpoint holds) and its
-    quiet moves join; the walk repeats until it meets no gap or proves nothing new. The
-    units run through `executor` when one is given."""
+    proved again as a unit (the same prover and width give the same proof within `nodes`, a
+    unit's largest budget: given more nodes, df-pn takes the same path; a unit's position at
+    its recorded width, any other at each width the checkpoint holds) and its quiet moves
+    join; the walk repeats until it meets no gap or proves nothing new. The units run through
+    `executor` when one is given."""
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
     while True:
@@ -540,8 +562,10 @@ def main(argv: list[str] | None = None) -> int:
                         "extra), python runs anywhere (use PyPy); auto (default) takes fast "
                         "when numba is installed")
     parser.add_argument("--unit-nodes", type=int,
-                        help=f"df-pn expansions per unit (default {UNIT_NODES['python']:,} "
-                        f"with the python prover, {UNIT_NODES['fast']:,} with fast)")
+                        help=f"df-pn expansions of a unit's first run (default "
+                        f"{UNIT_NODES['python']:,} with the python prover, "
+                        f"{UNIT_NODES['fast']:,} with fast); one left unknown runs again with "
+                        f"{UNIT_GROWTH} times as many, up to {UNIT_RUNS} runs")
     parser.add_argument("--width", type=int,
                         help=f"X's best ranked quiet moves a unit tries at each position "
                         f"(default {UNIT_WIDTH['python']} with the python prover, "
@@ -567,13 +591,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--prover fast needs numba: pip install -e '.[solver]'")
     if args.book:
         with ProcessPoolExecutor(args.workers) as executor:
-            return write_book(checkpoint, STRATEGY, start, prover,
-                              args.unit_nodes or UNIT_NODES[prover], sys.stdout, executor)
+            nodes = (args.unit_nodes or UNIT_NODES[prover]) * UNIT_GROWTH ** (UNIT_RUNS - 1)
+            return write_book(checkpoint, STRATEGY, start, prover, nodes, sys.stdout, executor)
     solver = Solver(checkpoint, args.unit_nodes or UNIT_NODES[prover], sys.stdout,
                     (board.bits[0], board.bits[1]), args.width or UNIT_WIDTH[prover], prover)
     print(f"resuming with {len(checkpoint.settled)} settled positions and "
           f"{len(checkpoint.book)} quiet moves from {args.checkpoint}; {prover} prover, "
-          f"{solver.nodes:,} nodes and {solver.width} X moves a unit", flush=True)
+          f"{solver.nodes:,} to {solver.max_nodes:,} nodes and {solver.width} X moves a unit",
+          flush=True)
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt

@@ -9,6 +9,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from qubic import strategy
 from qubic.geometry import CUBE
 from qubic.notation import parse_cell
@@ -23,8 +25,8 @@ def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
     start = bits(QUIET_WIN)
     out = io.StringIO()
     with ThreadPoolExecutor(2) as executor:
-        # Tiny units: the upper tree has to be grown around them.
-        assert Solver(Checkpoint(path), 40, out, start).solve(executor, 2, None) is True
+        # Tiny units, each run once: the upper tree has to be grown around them.
+        assert Solver(Checkpoint(path), 40, out, start, runs=1).solve(executor, 2, None)
     assert "units" in out.getvalue()
     checkpoint = Checkpoint(path)
     assert checkpoint.settled[CUBE.canonical(*start)] is True
@@ -40,7 +42,7 @@ def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
     assert walk(moves, book).failures == []
     assert all(book[key] == checkpoint.book[key] for key in book.keys() & checkpoint.book.keys())
     # Resumed, the root is known at once: no unit runs.
-    again = Solver(checkpoint, 40, io.StringIO(), start)
+    again = Solver(checkpoint, 40, io.StringIO(), start, runs=1)
     with ThreadPoolExecutor(1) as executor:
         assert again.solve(executor, 1, None) is True
     assert sum(again.counts.values()) == 0
@@ -69,7 +71,33 @@ def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
     assert not path.exists()
     lines = (tmp_path / "proof.journal").read_text().splitlines()
     assert lines and all(line.split()[0] in "WLUBT" for line in lines)
-    assert Checkpoint(path).unknown  # units left unknown are not run again
+    assert Checkpoint(path).unknown  # units left unknown are recorded
+
+
+def test_a_unit_left_unknown_runs_again_with_more_nodes(tmp_path):
+    # QUIET_WIN's unit needs 276 expansions: 100 leave it unknown, 400 prove it.
+    start = bits(QUIET_WIN)
+    key = CUBE.canonical(*start)
+    for runs, proved_by_unit in [(1, False), (2, True)]:
+        path = tmp_path / str(runs) / "proof.txt.xz"
+        path.parent.mkdir()
+        with ThreadPoolExecutor(1) as executor:
+            assert Solver(Checkpoint(path), 100, io.StringIO(), start,
+                          runs=runs).solve(executor, 1, None) is True
+        lines = (path.parent / "proof.journal").read_text().splitlines()
+        assert any(line.startswith(f"U {key[0]:x} {key[1]:x} ") and line.endswith(" 3 100")
+                   for line in lines)
+        # Run again with 400 nodes, the unit proves the root; run once, the upper tree
+        # expands it.
+        assert (f"W {key[0]:x} {key[1]:x} 3" in lines) is proved_by_unit
+    # A record's nodes survive compaction, with its width even where that is 3.
+    checkpoint = Checkpoint(tmp_path / "compacted" / "proof.txt.xz")
+    checkpoint.path.parent.mkdir()
+    checkpoint.write("U", (5, 6), 7, 8, X_WIDTH, 100)
+    checkpoint.compact()
+    again = Checkpoint(checkpoint.path)
+    assert again.unknown[(5, 6)] == (7, 8) and again.budget((5, 6)) == 100
+    assert again.width((5, 6)) == X_WIDTH
 
 
 def test_a_line_cut_off_by_a_stop_is_ignored(tmp_path):
@@ -117,17 +145,18 @@ def test_the_upper_tree_widens_where_x_best_moves_fail(tmp_path):
     assert Checkpoint(path).settled[CUBE.canonical(*start)] is True
 
 
-def test_a_unit_that_failed_narrower_runs_again_wider(tmp_path):
+@pytest.mark.parametrize("numbers", ["1000 1", "8 9"])  # failed, or left unknown
+def test_a_unit_answered_narrower_runs_again_wider(tmp_path, numbers):
     start = bits(QUIET_WIN)
     key = CUBE.canonical(*start)
     for recorded, runs_again in [("", True), (" 3", True), (" 8", False), (" 9", False)]:
         path = tmp_path / recorded.strip() / "proof.txt.xz"
         path.parent.mkdir(exist_ok=True)
-        failed = f"U {key[0]:x} {key[1]:x} 1000 1{recorded}"
-        (path.parent / "proof.journal").write_text(failed + "\n")
+        answered = f"U {key[0]:x} {key[1]:x} {numbers}{recorded}"
+        (path.parent / "proof.journal").write_text(answered + "\n")
         with ThreadPoolExecutor(1) as executor:
-            assert Solver(Checkpoint(path), 5_000, io.StringIO(), start,
-                          width=8).solve(executor, 1, None) is True
+            assert Solver(Checkpoint(path), 5_000, io.StringIO(), start, width=8,
+                          runs=1).solve(executor, 1, None) is True
         lines = (path.parent / "proof.journal").read_text().splitlines()
         # Run again, the unit proves the root and records its width; else the upper tree
         # expands the root and units prove the positions below it.
