@@ -47,6 +47,7 @@ from qubic.notation import format_cell, parse_cell
 from qubic.prover import DISPROVED, INF, PROVED, UNKNOWN, X_WIDTH, Prover, Result, x_to_move
 from qubic.strategy import STRATEGY_FILE, format_entries
 from qubic.symmetry import stabilizer
+from qubic.threats import winning_cells
 from qubic.verify import walk
 
 if TYPE_CHECKING:
@@ -421,11 +422,11 @@ class Solver:
         key = canonical(node.x, node.o)
         if key in self.checkpoint.settled:
             return
-        if node.pn == 0 and x_to_move(node.x, node.o) and node.children:
+        if (node.pn == 0 and x_to_move(node.x, node.o) and node.children
+                and not winning_cells(node.o, node.x)):  # (a block is no quiet move)
             best = min(node.children, key=lambda child: child.pn)
-            if len(node.children) > 1:  # one child: a forced block, no quiet move
-                canon, symmetry = CUBE.orient(node.x, node.o)
-                self.checkpoint.write("B", canon, symmetry[best.cell])
+            canon, symmetry = CUBE.orient(node.x, node.o)
+            self.checkpoint.write("B", canon, symmetry[best.cell])
         self.checkpoint.write("W" if node.pn == 0 else "L", key)
         self.checkpoint.flush()
 
@@ -512,30 +513,44 @@ def prove_again(gap: tuple[int, int, list[int]], nodes: int,
     return []
 
 
+def proved_move(checkpoint: Checkpoint, x: int, o: int) -> int | None:
+    """A move of X at `(x, o)` into a position the checkpoint holds won; None if none."""
+    for cell in range(len(CUBE.cells)):
+        if not (x | o) >> cell & 1 and checkpoint.settled.get(canonical(x | 1 << cell, o)):
+            return cell
+    return None
+
+
 def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str, nodes: int,
                out: TextIO, executor: Executor | None = None) -> int:
     """Walk the strategy from `start` with the checkpoint's quiet moves and write those it
     uses; 0 when the walk met no gap. The checkpoint keeps the quiet moves of the upper tree
-    only (a unit's would swell it), so where the walk finds no move for X, the position is
-    proved again as a unit (the same prover and width give the same proof within `nodes`, a
-    unit's largest budget: given more nodes, df-pn takes the same path; a unit's position at
-    its recorded width, any other at each width the checkpoint holds) and its quiet moves
-    join; the walk repeats until it meets no gap or proves nothing new. The units run through
+    only (a unit's would swell it), so where the walk finds no move for X, a move into a
+    position the checkpoint holds won is taken, else the position is proved again as a unit
+    (the same prover and width give the same proof within `nodes`, a unit's largest budget:
+    given more nodes, df-pn takes the same path; a unit's position at its recorded width, any
+    other at each width the checkpoint holds) and its quiet moves join; the walk repeats
+    until it meets no gap or proves nothing new. The walk and the units run through
     `executor` when one is given."""
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
     while True:
-        result = walk(start, book)
-        gaps = []
+        result = walk(start, book, executor=executor)
+        gaps, added = [], 0
         for line in result.failures:
             board = Board.from_moves(line)
             if len(line) % 2 or board.is_over():
                 continue  # O's reply won or filled the cube: no proof to take moves from
             x, o = board.bits
+            cell = proved_move(checkpoint, x, o)
+            if cell is not None:
+                canon, symmetry = CUBE.orient(x, o)
+                added += canon not in book
+                book.setdefault(canon, symmetry[cell])
+                continue
             recorded = checkpoint.width(canonical(x, o))
             gaps.append((x, o, [recorded, *(w for w in widths if w != recorded)]))
         run = map if executor is None else executor.map
-        added = 0
         for moves in run(partial(prove_again, nodes=nodes, prover=prover), gaps):
             for x, o, cell in moves:
                 added += (x, o) not in book

@@ -15,7 +15,9 @@ import argparse
 import sys
 import time
 from collections import Counter
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from qubic import strategy
@@ -38,6 +40,7 @@ class Walk:
     book_used: set[tuple[int, int]] = field(default_factory=set)  # canonical positions
     lost_at_once: int = 0
     seconds: float = 0.0
+    frontier: list[list[int]] = field(default_factory=list)  # lines left for other walks
 
     @property
     def positions(self) -> int:
@@ -55,9 +58,29 @@ def _moves(path: Trail) -> list[int]:
     return cells[::-1]
 
 
-def walk(moves: list[int], book: strategy.Entries, limit: int | None = None) -> Walk:
+def walk(moves: list[int], book: strategy.Entries, limit: int | None = None,
+         executor: Executor | None = None) -> Walk:
     """Walk the strategy from the position after `moves` (X to move), or from the first
-    `limit` positions of it."""
+    `limit` positions of it. With an `executor`, the subtrees after X's first answer and each
+    of O's replies are walked in its processes (`limit` then counts within each); a position
+    two of them meet is walked in each."""
+    if executor is None:
+        return _walk(moves, book, limit)
+    start = time.perf_counter()
+    result = _walk(moves, book, limit, split=True)
+    for part in executor.map(partial(_walk, book=book, limit=limit), result.frontier):
+        result.answered.update(part.answered)
+        result.failures += part.failures
+        result.book_used |= part.book_used
+        result.lost_at_once += part.lost_at_once
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _walk(moves: list[int], book: strategy.Entries, limit: int | None = None,
+          split: bool = False) -> Walk:
+    """`walk` in this process; when `split`, only X's first answer, with the lines to O's
+    replies to it left in `frontier`."""
     start = time.perf_counter()
     board = Board.from_moves(moves)
     result = Walk()
@@ -108,6 +131,8 @@ def walk(moves: list[int], book: strategy.Entries, limit: int | None = None) -> 
             after = o | 1 << reply
             if after | x == CUBE.full_mask:
                 result.failures.append(_moves((reply, path)))
+            elif split:
+                result.frontier.append(_moves((reply, path)))
             else:
                 stack.append((x, after, (reply, path)))
     result.seconds = time.perf_counter() - start
@@ -122,7 +147,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="walk from the position after these moves (X to move); "
                         "default the empty cube")
     parser.add_argument("--book", type=Path, help="a strategy file (default: the package's)")
-    parser.add_argument("--limit", type=int, help="stop after this many positions")
+    parser.add_argument("--limit", type=int, help="stop after this many positions (in each "
+                        "process's part)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="processes walking the subtrees after O's replies (default 2; "
+                        "1 walks in this process alone)")
     args = parser.parse_args(argv)
     try:
         moves = [parse_cell(text) for text in args.moves]
@@ -132,7 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     if len(moves) % 2:
         parser.error("give an even number of moves: the walk starts with X to move")
     book = strategy.shipped() if args.book is None else strategy.load(args.book)
-    result = walk(moves, book, args.limit)
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers) as executor:
+            result = walk(moves, book, args.limit, executor)
+    else:
+        result = walk(moves, book, args.limit)
     print(f"positions walked: {result.positions:,} in {result.seconds:.1f} s")
     for reason in ("book", "threats", "block", "win"):
         print(f"  answered by {reason}: {result.answered[reason]:,}")

@@ -3,6 +3,7 @@
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -51,6 +52,20 @@ def test_the_walk_from_a_proved_position_ends_every_line_in_a_win(book):
     assert result.failures == []
     assert result.answered["book"] >= 1 and result.answered["win"] >= 1
     assert result.book_used == set(book)
+
+
+def test_a_walk_split_across_an_executor_finds_what_one_walk_finds(book):
+    alone = walk(moves(QUIET_WIN), book)
+    with ThreadPoolExecutor(2) as executor:
+        split = walk(moves(QUIET_WIN), book, executor=executor)
+    assert split.failures == alone.failures and split.book_used == alone.book_used
+    # Subtrees walked apart may meet a position twice; nothing is missed.
+    assert split.positions >= alone.positions and split.lost_at_once >= alone.lost_at_once
+    assert all(split.answered[reason] >= alone.answered[reason] for reason in alone.answered)
+    smaller = dict(book)
+    del smaller[next(iter(book))]
+    with ThreadPoolExecutor(2) as executor:
+        assert walk(moves(QUIET_WIN), smaller, executor=executor).failures
 
 
 def test_the_verifier_walks_a_book_file_and_reports_what_answered(book, tmp_path):

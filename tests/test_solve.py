@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from qubic import strategy
+from qubic.board import Board
 from qubic.geometry import CUBE
 from qubic.notation import parse_cell
 from qubic.prover import DISPROVED, PROVED, X_WIDTH, Prover
@@ -61,6 +62,27 @@ def test_a_unit_keeps_no_quiet_moves_and_the_book_proves_them_again(tmp_path):
     assert write_book(checkpoint, book_path, moves, "python", 5_000, report) == 0
     assert walk(moves, strategy.load(book_path)).failures == []
     assert "no move at 1; proved again" in report.getvalue()
+
+
+def test_the_book_takes_a_move_into_a_position_held_won_where_the_tree_kept_none(tmp_path):
+    # The upper tree kept no quiet move for the start (it had one child, like the empty
+    # cube's corner), but it holds the position after X's 223 won, by a unit. 150 nodes
+    # prove that position (122) and not the start (179), so the move must come from the
+    # record.
+    x_cells, o_cells = "114 144 214 222 232 233 313 411", "111 211 212 213 234 322 332 414"
+    moves = [parse_cell(m) for pair in zip(x_cells.split(), o_cells.split()) for m in pair]
+    x, o = Board.from_moves(moves).bits
+    after = (x | 1 << parse_cell("223"), o)
+    assert Prover(width=8).prove(x, o, 150).status != PROVED
+    path = tmp_path / "proof.txt.xz"
+    key, child = CUBE.canonical(x, o), CUBE.canonical(*after)
+    (tmp_path / "proof.journal").write_text(
+        f"W {key[0]:x} {key[1]:x}\nW {child[0]:x} {child[1]:x} 3\n")
+    book_path = tmp_path / "strategy.txt"
+    assert write_book(Checkpoint(path), book_path, moves, "python", 150, io.StringIO()) == 0
+    book = strategy.load(book_path)
+    assert strategy.lookup(book, x, o) == parse_cell("223")
+    assert walk(moves, book).failures == []
 
 
 def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
