@@ -521,22 +521,33 @@ def proved_move(checkpoint: Checkpoint, x: int, o: int) -> int | None:
     return None
 
 
+def unit_root(checkpoint: Checkpoint, line: list[int]) -> tuple[int, int]:
+    """The last position of `line` the checkpoint holds won: the root of the unit whose proof
+    holds the line's end (the upper tree's positions held won have their moves recorded)."""
+    for end in range(len(line), -1, -1):
+        x, o = Board.from_moves(line[:end]).bits
+        if checkpoint.settled.get(canonical(x, o)):
+            return x, o
+    return Board.from_moves(line).bits
+
+
 def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str, nodes: int,
                out: TextIO, executor: Executor | None = None) -> int:
     """Walk the strategy from `start` with the checkpoint's quiet moves and write those it
     uses; 0 when the walk met no gap. The checkpoint keeps the quiet moves of the upper tree
     only (a unit's would swell it), so where the walk finds no move for X, a move into a
-    position the checkpoint holds won is taken, else the position is proved again as a unit
-    (the same prover and width give the same proof within `nodes`, a unit's largest budget:
-    given more nodes, df-pn takes the same path; a unit's position at its recorded width, any
-    other at each width the checkpoint holds) and its quiet moves join; the walk repeats
+    position the checkpoint holds won is taken, else the unit whose proof holds it (its last
+    position held won) is proved again (the same prover and width give the same proof within
+    `nodes`, a unit's largest budget: given more nodes, df-pn takes the same path; a unit's
+    position at its recorded width, any other at each width the checkpoint holds) and its
+    quiet moves join; the walk repeats
     until it meets no gap or proves nothing new. The walk and the units run through
     `executor` when one is given."""
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
     while True:
         result = walk(start, book, executor=executor)
-        gaps, added = [], 0
+        gaps, added, roots = [], 0, set()
         for line in result.failures:
             board = Board.from_moves(line)
             if len(line) % 2 or board.is_over():
@@ -548,6 +559,10 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
                 added += canon not in book
                 book.setdefault(canon, symmetry[cell])
                 continue
+            x, o = unit_root(checkpoint, line)
+            if (x, o) in roots:
+                continue
+            roots.add((x, o))
             recorded = checkpoint.width(canonical(x, o))
             gaps.append((x, o, [recorded, *(w for w in widths if w != recorded)]))
         run = map if executor is None else executor.map
