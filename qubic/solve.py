@@ -48,7 +48,7 @@ from qubic.prover import DISPROVED, INF, PROVED, UNKNOWN, X_WIDTH, Prover, Resul
 from qubic.strategy import STRATEGY_FILE, format_entries
 from qubic.symmetry import stabilizer
 from qubic.threats import winning_cells
-from qubic.verify import walk
+from qubic.verify import walk, walk_lines
 
 if TYPE_CHECKING:
     from qubic.fast_prover import FastProver
@@ -540,18 +540,21 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
     position held won) is proved again (the same prover and width give the same proof within
     `nodes`, a unit's largest budget: given more nodes, df-pn takes the same path; a unit's
     position at its recorded width, any other at each width the checkpoint holds) and its
-    quiet moves join; the walk repeats
-    until it meets no gap or proves nothing new. The walk and the units run through
-    `executor` when one is given."""
+    quiet moves join; the walk repeats over the gaps' subtrees until it meets no gap or
+    proves nothing new. The walk and the units run through `executor` when one is given."""
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
+    result = walk(start, book, executor=executor)
+    used, failures, walked = set(result.book_used), result.failures, result.positions
     while True:
-        result = walk(start, book, executor=executor)
         gaps, added, roots = [], 0, set()
-        for line in result.failures:
+        lost, open_lines = [], []
+        for line in failures:
             board = Board.from_moves(line)
             if len(line) % 2 or board.is_over():
-                continue  # O's reply won or filled the cube: no proof to take moves from
+                lost.append(line)  # O's reply won or filled the cube: no proof to take from
+                continue
+            open_lines.append(line)
             x, o = board.bits
             cell = proved_move(checkpoint, x, o)
             if cell is not None:
@@ -570,15 +573,19 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
             for x, o, cell in moves:
                 added += (x, o) not in book
                 book.setdefault((x, o), cell)
-        print(f"walked {result.positions:,} positions, no move at {len(result.failures):,}; "
+        print(f"walked {walked:,} positions, no move at {len(failures):,}; "
               f"proved again: {added:,} quiet moves", file=out, flush=True)
-        if not result.failures or not added:
+        if not failures or not added:
             break
-    entries = {key: book[key] for key in result.book_used}
+        # Only the gaps' subtrees can change: walk those again.
+        again = walk_lines(open_lines, book, executor)
+        used |= again.book_used
+        failures, walked = lost + again.failures, again.positions
+    entries = {key: book[key] for key in used}
     path.write_text(format_entries(entries.items()), encoding="ascii")
     print(f"wrote {len(entries):,} entries ({path.stat().st_size:,} bytes) to {path}; "
-          f"{len(result.failures):,} positions not yet proved", file=out)
-    return 0 if not result.failures else 1
+          f"{len(failures):,} positions not yet proved", file=out)
+    return 0 if not failures else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -65,30 +65,52 @@ def walk(moves: list[int], book: strategy.Entries, limit: int | None = None,
     of O's replies are walked in its processes (`limit` then counts within each); a position
     two of them meet is walked in each."""
     if executor is None:
-        return _walk(moves, book, limit)
+        return _walk([moves], book, limit)
     start = time.perf_counter()
-    result = _walk(moves, book, limit, split=True)
-    for part in executor.map(partial(_walk, book=book, limit=limit), result.frontier):
-        result.answered.update(part.answered)
-        result.failures += part.failures
-        result.book_used |= part.book_used
-        result.lost_at_once += part.lost_at_once
+    result = _walk([moves], book, limit, split=True)
+    _walk_apart(result, result.frontier, book, limit, executor)
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _walk(moves: list[int], book: strategy.Entries, limit: int | None = None,
-          split: bool = False) -> Walk:
-    """`walk` in this process; when `split`, only X's first answer, with the lines to O's
-    replies to it left in `frontier`."""
+def walk_lines(lines: list[list[int]], book: strategy.Entries,
+               executor: Executor | None = None) -> Walk:
+    """Walk the strategy from the position after each of `lines` (X to move), in `executor`'s
+    processes if one is given; a position two of them meet may be walked twice."""
     start = time.perf_counter()
-    board = Board.from_moves(moves)
+    result = _walk(lines, book) if executor is None else Walk()
+    if executor is not None:
+        _walk_apart(result, lines, book, None, executor)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _walk_apart(result: Walk, lines: list[list[int]], book: strategy.Entries,
+                limit: int | None, executor: Executor) -> None:
+    """Walk from `lines` in `executor`'s processes, some lines a task, into `result`."""
+    size = max(1, len(lines) // 32)
+    chunks = [lines[i:i + size] for i in range(0, len(lines), size)]
+    for part in executor.map(partial(_walk, book=book, limit=limit), chunks):
+        result.answered.update(part.answered)
+        result.failures += part.failures
+        result.book_used |= part.book_used
+        result.lost_at_once += part.lost_at_once
+
+
+def _walk(starts: list[list[int]], book: strategy.Entries, limit: int | None = None,
+          split: bool = False) -> Walk:
+    """`walk` from each of `starts` in this process; when `split`, only X's first answers,
+    with the lines to O's replies to them left in `frontier`."""
+    start = time.perf_counter()
     result = Walk()
     seen: set[tuple[int, int]] = set()
-    path: Trail = None
-    for cell in moves:
-        path = (cell, path)
-    stack = [(board.bits[0], board.bits[1], path)]
+    stack = []
+    for moves in starts:
+        path: Trail = None
+        for cell in moves:
+            path = (cell, path)
+        board = Board.from_moves(moves)
+        stack.append((board.bits[0], board.bits[1], path))
     profiles = {line_profile(CUBE, x, o) for x, o in book}
     while stack and (limit is None or result.positions < limit):
         x, o, path = stack.pop()

@@ -1,5 +1,6 @@
 """Level perfect, the strategy book and the verifier's walk, on a small proved position."""
 
+import random
 import re
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from qubic.perfect import PerfectPlayer, called_for, x_move
 from qubic.prover import PROVED, Prover
 from qubic.solve import CHECKPOINT, Checkpoint
 from qubic.threats import ThreatSearch
-from qubic.verify import walk
+from qubic.verify import walk, walk_lines
 from tests.test_prover import QUIET_WIN, bits
 
 
@@ -66,6 +67,19 @@ def test_a_walk_split_across_an_executor_finds_what_one_walk_finds(book):
     del smaller[next(iter(book))]
     with ThreadPoolExecutor(2) as executor:
         assert walk(moves(QUIET_WIN), smaller, executor=executor).failures
+
+
+def test_walking_from_several_lines_walks_each(book):
+    alone = walk(moves(QUIET_WIN), book)
+    assert walk_lines([moves(QUIET_WIN)], book).positions == alone.positions
+    smaller = dict(book)
+    del smaller[next(iter(book))]
+    gaps = walk(moves(QUIET_WIN), smaller).failures
+    assert gaps
+    # From the gaps, with the whole book: the rest of the walk, without a failure.
+    with ThreadPoolExecutor(2) as executor:
+        rest = walk_lines(gaps, book, executor)
+    assert rest.failures == [] and 0 < rest.positions < alone.positions
 
 
 def test_the_verifier_walks_a_book_file_and_reports_what_answered(book, tmp_path):
@@ -131,6 +145,27 @@ def test_perfect_answers_through_the_engine_protocol():
     line = ThreatSearch().forced_win(*board.bits, shortest=False)
     assert first == format_cell(line[0])
     assert parse_cell(second) != parse_cell("111")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_perfect_as_x_wins_through_the_engine_protocol_against_any_replies(seed):
+    # The shipped book: from the empty cube, perfect plays X and O replies at random; every
+    # move X makes comes from the engine in a subprocess.
+    engine = subprocess.Popen([sys.executable, "-m", "qubic", "engine"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    rng, board = random.Random(seed), Board()
+    try:
+        while not board.is_over():
+            if board.turn is board.first:
+                played = " ".join(format_cell(cell) for cell in board.moves)
+                engine.stdin.write(f"position startpos moves {played}\ngo level perfect\n")
+                engine.stdin.flush()
+                board.push(parse_cell(engine.stdout.readline().split()[1]))
+            else:
+                board.push(rng.choice(board.legal_moves()))
+    finally:
+        engine.communicate("quit\n", timeout=30)
+    assert board.winner is board.first
 
 
 def test_the_committed_proof_of_a_four_stone_position_walks_without_a_gap():
