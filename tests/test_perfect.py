@@ -168,6 +168,14 @@ def test_perfect_as_x_wins_through_the_engine_protocol_against_any_replies(seed)
     assert board.winner is board.first
 
 
+def test_the_shipped_book_wins_every_line_after_111_444_114_144():
+    # The reduced verifier walk, over the shipped book (some 74,000 positions, 120 of them
+    # answered by the book; the full walk is python -m qubic.verify).
+    result = walk(moves("111 444 114 144"), strategy.shipped())
+    assert result.failures == []
+    assert result.positions > 50_000 and result.answered["book"] > 100
+
+
 def test_the_committed_proof_of_a_four_stone_position_walks_without_a_gap():
     # Real data: a position the background solver proved, walked with the quiet moves the
     # committed checkpoint holds (some 1,800 positions walked; 58,000 replies of O leave X
