@@ -104,7 +104,7 @@ def _walk(starts: list[list[int]], book: strategy.Entries, limit: int | None = N
     start = time.perf_counter()
     result = Walk()
     seen: set[tuple[int, int]] = set()
-    stack = []
+    stack: list[tuple[int, int, Trail]] = []
     for moves in starts:
         path: Trail = None
         for cell in moves:
