@@ -85,6 +85,11 @@ class Answer(NamedTuple):
     peak_kb: int
 
 
+def last_budget(nodes: int, runs: int = UNIT_RUNS) -> int:
+    """The nodes of a unit's last run, when its first has `nodes`."""
+    return nodes * UNIT_GROWTH ** (runs - 1)
+
+
 def fast_prover_available() -> bool:
     """Whether numba is installed (the `solver` extra), so the compiled prover can run."""
     return importlib.util.find_spec("numba") is not None
@@ -275,7 +280,7 @@ class Solver:
                  runs: int = UNIT_RUNS) -> None:
         self.checkpoint = checkpoint
         self.nodes = nodes  # a unit's first run's
-        self.max_nodes = nodes * UNIT_GROWTH ** (runs - 1)  # its last run's
+        self.max_nodes = last_budget(nodes, runs)
         self.width = width  # the units': X's moves tried at each position
         self.prover = prover  # the units': "python" or "fast"
         self.out = out
@@ -628,7 +633,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--prover fast needs numba: pip install -e '.[solver]'")
     if args.book:
         with ProcessPoolExecutor(args.workers) as executor:
-            nodes = (args.unit_nodes or UNIT_NODES[prover]) * UNIT_GROWTH ** (UNIT_RUNS - 1)
+            nodes = last_budget(args.unit_nodes or UNIT_NODES[prover])
             return write_book(checkpoint, STRATEGY, start, prover, nodes, sys.stdout, executor)
     solver = Solver(checkpoint, args.unit_nodes or UNIT_NODES[prover], sys.stdout,
                     (board.bits[0], board.bits[1]), args.width or UNIT_WIDTH[prover], prover)

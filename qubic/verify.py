@@ -77,10 +77,10 @@ def walk_lines(lines: list[list[int]], book: strategy.Entries,
                executor: Executor | None = None) -> Walk:
     """Walk the strategy from the position after each of `lines` (X to move), in `executor`'s
     processes if one is given; a position two of them meet may be walked twice."""
-    start = time.perf_counter()
-    result = _walk(lines, book) if executor is None else Walk()
-    if executor is not None:
-        _walk_apart(result, lines, book, None, executor)
+    if executor is None:
+        return _walk(lines, book)
+    start, result = time.perf_counter(), Walk()
+    _walk_apart(result, lines, book, None, executor)
     result.seconds = time.perf_counter() - start
     return result
 

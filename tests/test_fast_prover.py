@@ -13,7 +13,7 @@ from qubic.fast_prover import FastProver
 from qubic.geometry import CUBE
 from qubic.notation import parse_cell
 from qubic.prover import DISPROVED, PROVED, Prover
-from qubic.solve import UNIT_GROWTH, UNIT_RUNS, Checkpoint, Solver, write_book
+from qubic.solve import Checkpoint, Solver, last_budget, write_book
 from qubic.symmetry import stabilizer
 from qubic.threats import winning_cells
 from qubic.verify import walk
@@ -83,6 +83,6 @@ def test_the_solver_runs_its_units_with_the_fast_prover(tmp_path):
     assert checkpoint.settled[CUBE.canonical(*start)] is True
     moves = [parse_cell(m) for m in QUIET_WIN.split()]
     book_path = tmp_path / "strategy.txt"
-    most = 40 * UNIT_GROWTH ** (UNIT_RUNS - 1)  # a unit's last run's nodes, as --book gives
+    most = last_budget(40)  # as --book gives
     assert write_book(checkpoint, book_path, moves, "fast", most, io.StringIO()) == 0
     assert walk(moves, strategy.load(book_path)).failures == []
