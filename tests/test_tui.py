@@ -47,15 +47,19 @@ class FullScreen:
         self.ended = False
 
     def read(self, timeout: float = 0.05) -> None:
-        try:
-            text = self.child.read_nonblocking(1 << 16, timeout=timeout)
-        except pexpect.TIMEOUT:
-            return
-        except pexpect.EOF:
-            self.ended = True
-            return
-        self.output += text
-        self.stream.feed(text)
+        """Feed the emulator all the program has written, waiting up to `timeout` for the first
+        of it (a frame can arrive in pieces: read on while more is ready at once)."""
+        while True:
+            try:
+                text = self.child.read_nonblocking(1 << 16, timeout=timeout)
+            except pexpect.TIMEOUT:
+                return
+            except pexpect.EOF:
+                self.ended = True
+                return
+            self.output += text
+            self.stream.feed(text)
+            timeout = 0
 
     def lines(self) -> list[str]:
         return [line.rstrip() for line in self.screen.display]
@@ -286,7 +290,7 @@ def test_a_game_against_the_machine_to_its_end_then_another():
         assert screen.at(cell).bg == "brown", "the winning line, in gold"
     assert screen.info() == " DO YOU WANT TO PLAY ANOTHER GAME? y OR n: A NEW GAME, q: QUIT"
     screen.press("y", lambda: screen.lines()[0] == " MOVE 1 | LEVEL NORMAL | X TO PLAY (YOU)")
-    assert screen.at(line[0]).data == "."
+    screen.wait(lambda: all(screen.at(cell).data == "." for cell in line))  # the board, cleared
     screen.press("q", lambda: screen.ended)
     assert screen.finish().strip() == GOODBYE
 
