@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,10 @@ import pexpect
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# A test run started in the background (`... &` in a script) ignores SIGINT, and every program
+# it starts would inherit that: Ctrl-C is tested as a terminal delivers it to a foreground job.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def qubic_command() -> str:
