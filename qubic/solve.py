@@ -62,6 +62,8 @@ UNIT_WIDTH = {"python": X_WIDTH, "fast": 8}  # X's moves a unit tries: at 300,00
 UNIT_GROWTH = 4  # a unit left unknown runs again with this many times its nodes, ...
 UNIT_RUNS = 3  # ... up to this many runs, before the upper tree expands it: one with 300,000
 # nodes left 111 222 144 223 unknown, one with 1,200,000 proved it (344,163 expanded)
+EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
+# unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
 FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
@@ -506,16 +508,33 @@ def _number(value: int) -> str:
     return "inf" if value >= INF else str(_real(value))
 
 
-def prove_again(gap: tuple[int, int, list[int]], nodes: int,
-                prover: str) -> list[tuple[int, int, int]]:
-    """The quiet moves of a unit's proof of the position `(x, o, widths)`, trying each of
-    `widths` in turn until one proves it; none if none does. Runs in a worker process."""
-    x, o, widths = gap
-    for width in widths:
-        answer = unit(x, o, nodes, width, prover, moves=True)
+class Gap(NamedTuple):
+    """Positions of the walk without a move for X (`ends`), and the root of the unit whose
+    proof held them, `(x, o)`, with the widths to prove it again at, its recorded one first
+    (none when a pass before proved it again: its proof did not reach the ends)."""
+
+    x: int
+    o: int
+    widths: list[int]
+    ends: list[tuple[int, int]]
+
+
+def prove_again(gap: Gap, nodes: int, prover: str) -> list[tuple[int, int, int]]:
+    """The quiet moves of a unit's proof of the gap's root, trying each of its widths in turn
+    until one proves it; if none does, of proofs of the gap's ends, each tried at the run's
+    unit width and then with every move of X. Runs in a worker process."""
+    for width in gap.widths:
+        answer = unit(gap.x, gap.o, nodes, width, prover, moves=True)
         if answer.result.status == PROVED:
             return answer.moves
-    return []
+    moves = []
+    for x, o in gap.ends:
+        for width in (UNIT_WIDTH[prover], EVERY_MOVE):
+            answer = unit(x, o, nodes, width, prover, moves=True)
+            if answer.result.status == PROVED:
+                moves += answer.moves
+                break
+    return moves
 
 
 def proved_move(checkpoint: Checkpoint, x: int, o: int) -> int | None:
@@ -545,15 +564,19 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
     position held won) is proved again (the same prover and width give the same proof within
     `nodes`, a unit's largest budget: given more nodes, df-pn takes the same path; a unit's
     position at its recorded width, any other at each width the checkpoint holds) and its
-    quiet moves join; the walk repeats over the gaps' subtrees until it meets no gap or
-    proves nothing new. The walk and the units run through `executor` when one is given."""
+    quiet moves join; where that fails, or a pass before proved the root again, the gaps
+    themselves are proved (at the run's unit width, then trying every move of X). The walk
+    repeats over the gaps' subtrees until it meets no gap or has nothing left to prove. The
+    walk and the units run through `executor` when one is given."""
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
     result = walk(start, book, executor=executor)
     used, failures, walked = set(result.book_used), result.failures, result.positions
+    tried: set[tuple[int, int]] = set()  # unit roots proved again
+    run = map if executor is None else executor.map
     while True:
-        gaps, added, roots = [], 0, set()
-        lost, open_lines = [], []
+        gaps: dict[tuple[int, int], Gap] = {}
+        added, lost, open_lines = 0, [], []
         for line in failures:
             board = Board.from_moves(line)
             if len(line) % 2 or board.is_over():
@@ -567,20 +590,20 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
                 added += canon not in book
                 book.setdefault(canon, symmetry[cell])
                 continue
-            x, o = unit_root(checkpoint, line)
-            if (x, o) in roots:
-                continue
-            roots.add((x, o))
-            recorded = checkpoint.width(canonical(x, o))
-            gaps.append((x, o, [recorded, *(w for w in widths if w != recorded)]))
-        run = map if executor is None else executor.map
-        for moves in run(partial(prove_again, nodes=nodes, prover=prover), gaps):
+            root = unit_root(checkpoint, line)
+            if root not in gaps:
+                recorded = checkpoint.width(canonical(*root))
+                again = [] if root in tried else [recorded, *(w for w in widths if w != recorded)]
+                gaps[root] = Gap(*root, again, [])
+            gaps[root].ends.append((x, o))
+        tried |= gaps.keys()
+        for moves in run(partial(prove_again, nodes=nodes, prover=prover), gaps.values()):
             for x, o, cell in moves:
                 added += (x, o) not in book
                 book.setdefault((x, o), cell)
         print(f"walked {walked:,} positions, no move at {len(failures):,}; "
               f"proved again: {added:,} quiet moves", file=out, flush=True)
-        if not failures or not added:
+        if not failures or (not added and not any(gap.widths for gap in gaps.values())):
             break
         # Only the gaps' subtrees can change: walk those again.
         again = walk_lines(open_lines, book, executor)

@@ -85,6 +85,24 @@ def test_the_book_takes_a_move_into_a_position_held_won_where_the_tree_kept_none
     assert walk(moves, book).failures == []
 
 
+def test_gaps_are_proved_themselves_where_their_unit_cannot_be_proved_again(tmp_path):
+    # The first book's 41 gaps were left because their units' roots, held won, could not be
+    # proved again (recorded by earlier code). Here the root, after X's block
+    # at 214, needs more than 3,000 expansions at any width; each gap after O's replies
+    # (121 122 131 132 133) at most 1,481 at width 3.
+    line = "111 114 141 233 144 414 134 314"
+    moves = [parse_cell(m) for m in line.split()]
+    root = Board.from_moves([*moves, parse_cell("214")]).bits
+    assert Prover().prove(*root, 1_500).status != PROVED
+    key = CUBE.canonical(*root)
+    path = tmp_path / "proof.txt.xz"
+    (tmp_path / "proof.journal").write_text(f"W {key[0]:x} {key[1]:x}\n")
+    book_path, report = tmp_path / "strategy.txt", io.StringIO()
+    assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, report) == 0
+    assert "no move at 5; proved again" in report.getvalue()
+    assert walk(moves, strategy.load(book_path)).failures == []
+
+
 def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
     path = tmp_path / "proof.txt.xz"
     with ThreadPoolExecutor(1) as executor:
