@@ -61,26 +61,21 @@ def _moves(path: Trail) -> list[int]:
 def walk(moves: list[int], book: strategy.Entries, limit: int | None = None,
          executor: Executor | None = None) -> Walk:
     """Walk the strategy from the position after `moves` (X to move), or from the first
-    `limit` positions of it. With an `executor`, the subtrees after X's first answer and each
-    of O's replies are walked in its processes (`limit` then counts within each); a position
-    two of them meet is walked in each."""
-    if executor is None:
-        return _walk([moves], book, limit)
-    start = time.perf_counter()
-    result = _walk([moves], book, limit, split=True)
-    _walk_apart(result, result.frontier, book, limit, executor)
-    result.seconds = time.perf_counter() - start
-    return result
+    `limit` positions of it, as `walk_lines` does from one line."""
+    return walk_lines([moves], book, executor, limit)
 
 
 def walk_lines(lines: list[list[int]], book: strategy.Entries,
-               executor: Executor | None = None) -> Walk:
-    """Walk the strategy from the position after each of `lines` (X to move), in `executor`'s
-    processes if one is given; a position two of them meet may be walked twice."""
+               executor: Executor | None = None, limit: int | None = None) -> Walk:
+    """Walk the strategy from the position after each of `lines` (X to move). With an
+    `executor`, the subtrees after X's first answers and each of O's replies are walked in its
+    processes (`limit` then counts within each); a position two of them meet is walked in
+    each."""
     if executor is None:
-        return _walk(lines, book)
-    start, result = time.perf_counter(), Walk()
-    _walk_apart(result, lines, book, None, executor)
+        return _walk(lines, book, limit)
+    start = time.perf_counter()
+    result = _walk(lines, book, limit, split=True)
+    _walk_apart(result, result.frontier, book, limit, executor)
     result.seconds = time.perf_counter() - start
     return result
 
