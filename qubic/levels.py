@@ -57,7 +57,7 @@ LEVELS: dict[str, Level] = {
               first_line_two_sides, "two-sided games where the first line wins"),
         Level("expert", "hard, plus wins built from quiet moves that threaten such chains",
               ExpertPlayer, first_line_two_sides, "two-sided games where the first line wins"),
-        Level("perfect", "moving first, the proof's strategy (expert where it has none yet); "
+        Level("perfect", "moving first, the proof's strategy: it never loses; "
               "second, expert checked by the prover", PerfectPlayer,
               qubic_only, "QUBIC (4x4x4, two sides, the first line wins)"),
         Level("classic", "the 1970s BASIC QUBIC machine, move for move and in its own words",
