@@ -6,7 +6,8 @@
 Sections: perfect as X against every level (its wins and its move times: the strategy book's
 targets are every game won, median under 5 ms, none over 200 ms); perfect as O against hard,
 normal, easy and classic as X (the targets: two games in three won against hard, none lost
-against the others). Each game is seeded, so two runs play the same games (timings aside).
+against the others). Each game is seeded, so two runs play the same games (timings aside),
+unless --unseeded: then every player draws its own seed and each run plays new games.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def play(x: Player, o: Player, timed: Mark) -> tuple[Mark | None, list[float]]:
     return board.winner, times
 
 
-def series(games: int, against: list[str], side: Mark) -> str:
+def series(games: int, against: list[str], side: Mark, seeded: bool = True) -> str:
     """Perfect playing `side` against each level of `against` it meets from that side."""
     rows = []
     opponents = X_OPPONENTS if side is Mark.X else O_OPPONENTS
@@ -48,7 +49,7 @@ def series(games: int, against: list[str], side: Mark) -> str:
         times: list[float] = []
         for game in range(games):
             names = ("perfect", level) if side is Mark.X else (level, "perfect")
-            x, o = (make_player(name, SEED + 1000 * seat + game)
+            x, o = (make_player(name, SEED + 1000 * seat + game if seeded else None)
                     for seat, name in enumerate(names))
             winner, took = play(x, o, side)
             results[winner] += 1
@@ -57,7 +58,8 @@ def series(games: int, against: list[str], side: Mark) -> str:
                   f"{'draw' if winner is None else winner.name + ' wins'}", flush=True)
         rows.append([level, games, results[side], results[side.other], results[None],
                      f"{statistics.median(times):.1f}", f"{max(times):.1f}"])
-    return f"### Perfect as {side.name}\n\n" + table(
+    title = f"### Perfect as {side.name}{'' if seeded else ', unseeded'}"
+    return f"{title}\n\n" + table(
         ["against", "games", "perfect wins", "perfect loses", "draws", "median ms", "max ms"],
         rows)
 
@@ -68,10 +70,13 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", default=["x", "o"], choices=["x", "o"])
     parser.add_argument("--against", nargs="+", default=X_OPPONENTS,
                         choices=X_OPPONENTS, help="the opponents (default all)")
+    parser.add_argument("--unseeded", action="store_true",
+                        help="let every player draw its own seed: new games each run")
     args = parser.parse_args()
     for name in args.only:
         side = Mark.X if name == "x" else Mark.O
-        print(series(args.games, args.against, side), end="\n\n", flush=True)
+        print(series(args.games, args.against, side, not args.unseeded), end="\n\n",
+              flush=True)
 
 
 if __name__ == "__main__":

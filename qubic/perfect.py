@@ -1,16 +1,16 @@
 """Level perfect: as X, the proof's strategy; as O, expert's play, checked by the prover.
 
 As X it wins at once if it can, else blocks, else plays the strategy book's move, else its
-forced win by threats; off the book (until the proof is complete, or after a position the
-proof never reaches) it plays as expert. As O the game is lost against perfect play, so it
-resists: it keeps expert's move unless a short proof search shows that move loses, or
-leaves it open while another move is shown to hold against X's best moves. Every move (one
-of each class under the position's symmetries) is first tested for X's forced win by
-threats, which is how most moves lose; those that pass get the short search, expert's first.
-A move shown to hold is played at once, one left open next, and when every move is shown
-lost, the one whose proof took longest to find. Past expert's own move, it starts no more
-checks once two seconds have passed (or the time limit has), so a move takes about that much
-longer than expert's.
+forced win by threats; from the empty cube that never loses (the verifier walks every line).
+Off the strategy (a game it joined late, as after a change of level) it plays as expert. As
+O the game is lost against perfect play, so it resists: it keeps expert's move unless a
+short proof search shows that move loses, or leaves it open while another move is shown to
+hold against X's best moves. Every move (one of each class under the position's symmetries)
+is first tested for X's forced win by threats, which is how most moves lose; those that pass
+get the short search, expert's first. A move shown to hold is played at once, one left open
+next, and when every move is shown lost, the one whose proof took longest to find. Past
+expert's own move, it starts no more checks once two seconds have passed (or the time limit
+has), so a move takes about that much longer than expert's.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ class PerfectPlayer:
         self.seed = random.randrange(2**32) if seed is None else seed
         self.book = strategy.shipped() if book is None else book
         self.expert = ExpertPlayer(self.seed)
+        CUBE.orient(0, 0)  # builds the symmetry tables now, not in the first move's time
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
         if board.geometry is CUBE:
