@@ -178,6 +178,10 @@ def full_screen(parser: argparse.ArgumentParser, session: Session, board: str | 
 def main(argv: list[str] | None = None) -> int:
     """Run the program; its exit status. A reader that goes away (`qubic | head`) ends it
     quietly, as it ends other Unix tools."""
+    if sys.stdin.isatty() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # Started as a background job, which ignores SIGINT; a person at the terminal (after
+        # `fg`) still leaves with Ctrl-C.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return play(argv)
     except BrokenPipeError:

@@ -224,7 +224,11 @@ def test_a_dumb_terminal_gets_no_colour():
 
 def think(watched: Watched) -> pexpect.spawn:
     """Expert, after 111 222 141, thinks for seconds (see test); the spinner is up."""
-    child = start(watched)
+    return thinking(start(watched))
+
+
+def thinking(child: pexpect.spawn) -> pexpect.spawn:
+    """`child`, past the first questions, after 111 222 141: expert thinks for seconds."""
     for cell in ("111", "222", "141"):
         expect_prompt(child, MOVE)
         child.sendline(cell)
@@ -246,6 +250,21 @@ def test_ctrl_c_while_the_machine_thinks_exits_130_with_no_stray_echo():
     assert child.exitstatus == 130
     screen = "\n".join(watched.screen())
     assert "^C" not in screen and "Traceback" not in screen
+
+
+def test_ctrl_c_leaves_even_when_the_game_was_started_with_it_ignored():
+    # A shell starting a job in the background leaves SIGINT ignored in it (and a later `fg`
+    # keeps it so): the game, in a terminal, listens to Ctrl-C all the same.
+    ignoring = 'trap "" INT; exec "$0" "$@"'
+    child = pexpect.spawn("sh", ["-c", ignoring, qubic_command(), "--level", "expert",
+                                 "--seed", "1", "--no-color"], env=program_env(),
+                          encoding="utf-8", timeout=30, dimensions=(50, 80))
+    thinking(begin(child))
+    child.sendcontrol("c")
+    child.expect(GOODBYE)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
 
 
 def test_ctrl_d_while_the_machine_thinks_leaves_as_at_a_prompt():
