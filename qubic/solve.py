@@ -523,18 +523,23 @@ def prove_again(gap: Gap, nodes: int, prover: str) -> list[tuple[int, int, int]]
     """The quiet moves of a unit's proof of the gap's root, trying each of its widths in turn
     until one proves it; if none does, of proofs of the gap's ends, each tried at the run's
     unit width and then with every move of X. Runs in a worker process."""
-    for width in gap.widths:
-        answer = unit(gap.x, gap.o, nodes, width, prover, moves=True)
+    moves = first_proof(gap.x, gap.o, gap.widths, nodes, prover)
+    if moves is not None:
+        return moves
+    widths = [UNIT_WIDTH[prover], EVERY_MOVE]
+    return [move for x, o in gap.ends
+            for move in first_proof(x, o, widths, nodes, prover) or []]
+
+
+def first_proof(x: int, o: int, widths: list[int], nodes: int,
+                prover: str) -> list[tuple[int, int, int]] | None:
+    """The quiet moves of a unit's proof of `(x, o)` at the first of `widths` that proves
+    it; None if none does."""
+    for width in widths:
+        answer = unit(x, o, nodes, width, prover, moves=True)
         if answer.result.status == PROVED:
             return answer.moves
-    moves = []
-    for x, o in gap.ends:
-        for width in (UNIT_WIDTH[prover], EVERY_MOVE):
-            answer = unit(x, o, nodes, width, prover, moves=True)
-            if answer.result.status == PROVED:
-                moves += answer.moves
-                break
-    return moves
+    return None
 
 
 def proved_move(checkpoint: Checkpoint, x: int, o: int) -> int | None:
