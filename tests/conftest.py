@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
@@ -38,10 +39,12 @@ def program_env(**extra: str) -> dict[str, str]:
 
 
 def spawn(*args: str, timeout: float = 20, columns: int = 120, cwd: str | None = None,
-          **env: str) -> pexpect.spawn:
-    """The program in a real pseudo-terminal, so prompt_toolkit is what asks."""
+          preexec_fn: Callable[[], None] | None = None, **env: str) -> pexpect.spawn:
+    """The program in a real pseudo-terminal, so prompt_toolkit is what asks; `preexec_fn`
+    runs in the child before the program starts."""
     return pexpect.spawn(qubic_command(), list(args), env=program_env(**env), cwd=cwd,
-                         encoding="utf-8", timeout=timeout, dimensions=(50, columns))
+                         encoding="utf-8", timeout=timeout, dimensions=(50, columns),
+                         preexec_fn=preexec_fn)
 
 
 def run_piped(*args: str, stdin: str = "", timeout: float = 60,

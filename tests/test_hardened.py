@@ -4,8 +4,10 @@ them: in a pseudo-terminal read through a screen (pyte), or through pipes."""
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
@@ -38,7 +40,8 @@ SCRIPT = "NO\nYES\n111\nSHOW\n"
 class Watched:
     """A program in a pseudo-terminal, with everything it wrote kept to be read as a screen."""
 
-    def __init__(self, *args: str, columns: int = 80, **kwargs: str) -> None:
+    def __init__(self, *args: str, columns: int = 80,
+                 **kwargs: float | str | Callable[[], None]) -> None:
         self.columns = columns
         self.child = spawn(*args, columns=columns, **kwargs)
         self.child.logfile_read = self.log = _Log()
@@ -224,11 +227,7 @@ def test_a_dumb_terminal_gets_no_colour():
 
 def think(watched: Watched) -> pexpect.spawn:
     """Expert, after 111 222 141, thinks for seconds (see test); the spinner is up."""
-    return thinking(start(watched))
-
-
-def thinking(child: pexpect.spawn) -> pexpect.spawn:
-    """`child`, past the first questions, after 111 222 141: expert thinks for seconds."""
+    child = start(watched)
     for cell in ("111", "222", "141"):
         expect_prompt(child, MOVE)
         child.sendline(cell)
@@ -236,8 +235,8 @@ def thinking(child: pexpect.spawn) -> pexpect.spawn:
     return child
 
 
-def expert() -> Watched:
-    return Watched("--level", "expert", "--seed", "1", "--no-color", timeout=30)
+def expert(**kwargs: Callable[[], None]) -> Watched:
+    return Watched("--level", "expert", "--seed", "1", "--no-color", timeout=30, **kwargs)
 
 
 def test_ctrl_c_while_the_machine_thinks_exits_130_with_no_stray_echo():
@@ -255,11 +254,7 @@ def test_ctrl_c_while_the_machine_thinks_exits_130_with_no_stray_echo():
 def test_ctrl_c_leaves_even_when_the_game_was_started_with_it_ignored():
     # A shell starting a job in the background leaves SIGINT ignored in it (and a later `fg`
     # keeps it so): the game, in a terminal, listens to Ctrl-C all the same.
-    ignoring = 'trap "" INT; exec "$0" "$@"'
-    child = pexpect.spawn("sh", ["-c", ignoring, qubic_command(), "--level", "expert",
-                                 "--seed", "1", "--no-color"], env=program_env(),
-                          encoding="utf-8", timeout=30, dimensions=(50, 80))
-    thinking(begin(child))
+    child = think(expert(preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)))
     child.sendcontrol("c")
     child.expect(GOODBYE)
     child.expect(pexpect.EOF)
