@@ -5,13 +5,15 @@ time allows.
 A position is found up to symmetry, so one entry serves all its rotations and reflections.
 `python -m qubic.book` rebuilds the file: for each position it plays every kind of reply out
 many times, hard against hard, and keeps the reply that scores best for the side to move.
+`python -m qubic.book --deepen` then chooses the second player's third move wherever hard,
+moving first, can lead, by whole games of expert against hard.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -27,6 +29,9 @@ BOOK_FILE = "book.txt"
 ROUNDS = (8, 16, 32)  # games per surviving candidate in each round of the build
 KEEP = 3  # a round keeps the best third of the candidates (at least two, until the last)
 OPPONENT_SEEDS = 20  # seeds whose replies (normal's) the book answers, with hard's and key cells
+DEEPEN_ROUNDS = (4, 8)  # games against hard per surviving candidate, in each round of --deepen
+DEEPEN_PLIES = (5,)  # --deepen answers the positions after these many moves
+IMAGE_STEP = 12  # --deepen looks for hard's choices in every this-many-th image of a position
 
 
 def book_move(board: Board) -> int | None:
@@ -40,14 +45,18 @@ def book_move(board: Board) -> int | None:
 
 @cache
 def _entries() -> dict[tuple[int, int], int]:
+    """The shipped book's entries (see `entries`)."""
+    return entries(resources.files("qubic").joinpath(BOOK_FILE).read_text(encoding="utf-8"))
+
+
+def entries(text: str) -> dict[tuple[int, int], int]:
     """Canonical position (the mover's and the opponent's bitboards) -> canonical reply."""
-    text = resources.files("qubic").joinpath(BOOK_FILE).read_text(encoding="utf-8")
-    entries = {}
+    found = {}
     for moves, reply in parse(text):
         board = Board.from_moves(moves)
         key, symmetry = CUBE.orient(board.bits[board.turn], board.bits[board.turn.other])
-        entries[key] = symmetry[reply]
-    return entries
+        found[key] = symmetry[reply]
+    return found
 
 
 @cache
@@ -66,9 +75,26 @@ def parse(text: str) -> Iterable[tuple[list[int], int]]:
 
 # Building the book.
 
+# A game played on after some moves, by seed: its winner.
+Game = Callable[[list[int], int], Mark | None]
+
+
 def play_out(moves: list[int], seed: int) -> Mark | None:
     """The winner when hard plays on for both sides after `moves`."""
     return hard.playout(Board.from_moves(moves), ThreatSearch(), seed)
+
+
+def against_hard(moves: list[int], seed: int) -> Mark | None:
+    """The winner when hard (moving first) and expert play on after `moves`, in the image of
+    the position that `seed` picks: hard breaks ties by cell order, so images play apart."""
+    from qubic.expert import ExpertPlayer  # expert reads this book, so only the build imports it
+
+    symmetry = CUBE.symmetries[seed * 7919 % len(CUBE.symmetries)]
+    board = Board.from_moves([symmetry[cell] for cell in moves])
+    players = {Mark.X: hard.HardPlayer(seed), Mark.O: ExpertPlayer(seed)}
+    while not board.is_over():
+        board.push(players[board.turn].choose(board.copy()).cell)
+    return board.winner
 
 
 def kinds(board: Board, cells: Iterable[int]) -> list[int]:
@@ -81,21 +107,22 @@ def kinds(board: Board, cells: Iterable[int]) -> list[int]:
     return list(found.values())
 
 
-def best_reply(moves: list[int], pool: multiprocessing.pool.Pool) -> tuple[int, list[int]]:
-    """The reply with the best score after `moves` (successive halving over every kind of
-    reply), and its wins, draws and losses for the side to move."""
+def best_reply(moves: list[int], pool: multiprocessing.pool.Pool, play: Game = play_out,
+               rounds: tuple[int, ...] = ROUNDS) -> tuple[int, list[int]]:
+    """The reply with the best score after `moves` in games `play`ed on from it (successive
+    halving over every kind of reply), and its wins, draws and losses for the side to move."""
     board = Board.from_moves(moves)
     mover = board.turn
     candidates = kinds(board, board.legal_moves())
     results = {cell: [0, 0, 0] for cell in candidates}
     seed = 0
-    for games in ROUNDS:
+    for games in rounds:
         tasks = [([*moves, cell], seed + game) for cell in candidates for game in range(games)]
-        for (line, _), winner in zip(tasks, pool.starmap(play_out, tasks)):
+        for (line, _), winner in zip(tasks, pool.starmap(play, tasks)):
             results[line[-1]][0 if winner is mover else 1 if winner is None else 2] += 1
         seed += games
         candidates.sort(key=lambda c: -(results[c][0] - results[c][2]) / sum(results[c]))
-        candidates = candidates[:max(1, len(candidates) // KEEP) if games == ROUNDS[-1]
+        candidates = candidates[:max(1, len(candidates) // KEEP) if games == rounds[-1]
                                 else max(2, len(candidates) // KEEP)]
     return candidates[0], results[candidates[0]]
 
@@ -114,17 +141,9 @@ def build(path: Path, workers: int) -> None:
     """Write the book: X's first move, O's reply to each kind of first move, and O's second
     move after each first exchange and each likely second move of X's."""
     lines = ["# QUBIC opening book, written by `python -m qubic.book`.",
-             "# moves from the start -> the reply  # its playouts: wins draws losses"]
-
-    def decide(moves: list[int]) -> int:
-        reply, (wins, draws, losses) = best_reply(moves, pool)
-        text = " ".join(format_cell(m) for m in moves)
-        lines.append(f"{text} -> {format_cell(reply)}  # {wins} {draws} {losses}".lstrip())
-        print(lines[-1], flush=True)
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return reply
-
+             "# moves from the start -> the reply  # its games: wins draws losses"]
     with multiprocessing.Pool(workers) as pool:
+        decide = deciding(path, lines, pool, play_out, ROUNDS)
         decide([])
         for first in kinds(Board(), Board().legal_moves()):
             reply = decide([first])
@@ -132,12 +151,65 @@ def build(path: Path, workers: int) -> None:
                 decide([first, reply, second])
 
 
+def deepen(path: Path, workers: int) -> None:
+    """Keep the book's entries but those after DEEPEN_PLIES moves, and answer every position
+    of that many moves that hard, moving first, reaches against the book by games against
+    hard (the earlier plies' new answers lead to the later plies' positions)."""
+    text = path.read_text(encoding="utf-8")
+    book = entries(text)
+    lines = [line for line in text.splitlines()
+             if "->" not in line or len(line.split("->")[0].split()) not in DEEPEN_PLIES]
+    positions: list[list[int]] = [[]]
+    with multiprocessing.Pool(workers) as pool:
+        decide = deciding(path, lines, pool, against_hard, DEEPEN_ROUNDS)
+        for ply in range(max(DEEPEN_PLIES) + 1):
+            following = []
+            for moves in positions:
+                board = Board.from_moves(moves)
+                if board.turn is Mark.X:
+                    following += [[*moves, cell] for cell in kinds(board, hard_choices(moves))]
+                    continue
+                key, symmetry = CUBE.orient(board.bits[board.turn], board.bits[board.turn.other])
+                if ply in DEEPEN_PLIES:
+                    book[key] = symmetry[decide(moves)]
+                following.append([*moves, symmetry.index(book[key])])
+            positions = list({CUBE.canonical(*Board.from_moves(m).bits): m for m in following}
+                             .values())
+
+
+def hard_choices(moves: list[int]) -> set[int]:
+    """The moves hard might play after `moves`, in any of several images of the position
+    (its ties are broken by cell order, so an image may bring other choices)."""
+    found = set()
+    for symmetry in CUBE.symmetries[::IMAGE_STEP]:
+        image = Board.from_moves([symmetry[cell] for cell in moves])
+        found |= {symmetry.index(cell) for cell in hard.choices(image, ThreatSearch(hard.NODES))}
+    return found
+
+
+def deciding(path: Path, lines: list[str], pool: multiprocessing.pool.Pool, play: Game,
+             rounds: tuple[int, ...]) -> Callable[[list[int]], int]:
+    """A function that chooses the reply after some moves by `best_reply` and adds it to
+    `lines`, which it writes to `path` each time (a stopped build keeps what it decided)."""
+    def decide(moves: list[int]) -> int:
+        reply, (wins, draws, losses) = best_reply(moves, pool, play, rounds)
+        text = " ".join(format_cell(m) for m in moves)
+        lines.append(f"{text} -> {format_cell(reply)}  # {wins} {draws} {losses}".lstrip())
+        print(lines[-1], flush=True)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return reply
+    return decide
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Rebuild expert's opening book.")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name(BOOK_FILE))
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
+    parser.add_argument("--deepen", action="store_true",
+                        help="keep the book's first moves and choose the second player's third "
+                             "move again where hard leads, by games of expert against hard")
     args = parser.parse_args()
-    build(args.out, args.workers)
+    (deepen if args.deepen else build)(args.out, args.workers)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 """The opening book: its entries are legal, and it answers every rotation and reflection of a
 position it holds."""
 
+import multiprocessing
 from importlib import resources
 
-from qubic.board import Board
-from qubic.book import BOOK_FILE, book_move, parse
+from qubic.board import Board, Mark
+from qubic.book import BOOK_FILE, DEEPEN_PLIES, best_reply, book_move, parse
 from qubic.geometry import CUBE
 from qubic.levels import make_player
 from qubic.notation import parse_cell
@@ -59,3 +60,28 @@ def test_expert_opens_from_the_book():
         board = Board.from_moves(line)
         move = make_player("expert", seed=5).choose(board.copy()).cell
         assert after(board, move) == after(board, reply)
+
+
+def o_wins_after_a_centre(moves: list[int], seed: int) -> Mark | None:
+    """A stand-in game for the build: O wins when its last move is a centre cell, else X."""
+    return Mark.O if moves[-1] in CENTRES else Mark.X
+
+
+CENTRES = {parse_cell(c) for c in ("222", "223", "232", "233", "322", "323", "332", "333")}
+
+
+def test_the_build_keeps_the_reply_whose_games_go_best():
+    with multiprocessing.Pool(1) as pool:
+        reply, (wins, draws, losses) = best_reply(moves("111 114 141"), pool,
+                                                  o_wins_after_a_centre, (1, 2))
+    assert reply in CENTRES
+    assert (wins, draws, losses) == (3, 0, 0)
+
+
+def test_each_deepened_line_follows_the_book():
+    deep = [line for line, _ in ENTRIES if len(line) == max(DEEPEN_PLIES)]
+    assert deep
+    for line in deep:
+        for ply in range(1, len(line), 2):
+            board = Board.from_moves(line[:ply])
+            assert after(board, book_move(board)) == after(board, line[ply])
