@@ -5,8 +5,8 @@ time allows.
 A position is found up to symmetry, so one entry serves all its rotations and reflections.
 `python -m qubic.book` rebuilds the file: for each position it plays every kind of reply out
 many times, hard against hard, and keeps the reply that scores best for the side to move.
-`python -m qubic.book --deepen` then chooses the second player's third move wherever hard,
-moving first, can lead, by whole games of expert against hard.
+`python -m qubic.book --deepen` then chooses the second player's third to fifth moves
+wherever hard, moving first, can lead, by whole games of expert against hard.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ ROUNDS = (8, 16, 32)  # games per surviving candidate in each round of the build
 KEEP = 3  # a round keeps the best third of the candidates (at least two, until the last)
 OPPONENT_SEEDS = 20  # seeds whose replies (normal's) the book answers, with hard's and key cells
 DEEPEN_ROUNDS = (4, 8)  # games against hard per surviving candidate, in each round of --deepen
-DEEPEN_PLIES = (5,)  # --deepen answers the positions after these many moves
+DEEPEN_PLIES = (5, 7, 9)  # --deepen answers the positions after these many moves
 IMAGE_STEP = 12  # --deepen looks for hard's choices in every this-many-th image of a position
 
 
@@ -151,26 +151,28 @@ def build(path: Path, workers: int) -> None:
                 decide([first, reply, second])
 
 
-def deepen(path: Path, workers: int) -> None:
-    """Keep the book's entries but those after DEEPEN_PLIES moves, and answer every position
-    of that many moves that hard, moving first, reaches against the book by games against
-    hard (the earlier plies' new answers lead to the later plies' positions)."""
+def deepen(path: Path, workers: int, plies: tuple[int, ...] = DEEPEN_PLIES) -> None:
+    """Keep the book's entries but those after `plies` moves, and answer every position of
+    that many moves that hard, moving first, reaches against the book by games against hard
+    (the earlier plies' new answers lead to the later plies' positions)."""
     text = path.read_text(encoding="utf-8")
     book = entries(text)
     lines = [line for line in text.splitlines()
-             if "->" not in line or len(line.split("->")[0].split()) not in DEEPEN_PLIES]
+             if "->" not in line or len(line.split("->")[0].split()) not in plies]
     positions: list[list[int]] = [[]]
     with multiprocessing.Pool(workers) as pool:
         decide = deciding(path, lines, pool, against_hard, DEEPEN_ROUNDS)
-        for ply in range(max(DEEPEN_PLIES) + 1):
+        for ply in range(max(plies) + 1):
             following = []
             for moves in positions:
                 board = Board.from_moves(moves)
+                if board.is_over():
+                    continue  # hard won on the way: nothing to answer
                 if board.turn is Mark.X:
                     following += [[*moves, cell] for cell in kinds(board, hard_choices(moves))]
                     continue
                 key, symmetry = CUBE.orient(board.bits[board.turn], board.bits[board.turn.other])
-                if ply in DEEPEN_PLIES:
+                if ply in plies:
                     book[key] = symmetry[decide(moves)]
                 following.append([*moves, symmetry.index(book[key])])
             positions = list({CUBE.canonical(*Board.from_moves(m).bits): m for m in following}
@@ -203,13 +205,20 @@ def deciding(path: Path, lines: list[str], pool: multiprocessing.pool.Pool, play
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Rebuild expert's opening book.")
-    parser.add_argument("--out", type=Path, default=Path(__file__).with_name(BOOK_FILE))
-    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
-    parser.add_argument("--deepen", action="store_true",
-                        help="keep the book's first moves and choose the second player's third "
-                             "move again where hard leads, by games of expert against hard")
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name(BOOK_FILE),
+                        help="the book file to write, which --deepen also reads "
+                             "(default: the package's %(default)s)")
+    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count(),
+                        help="processes playing the games (default: %(default)s, the cores)")
+    parser.add_argument("--deepen", type=int, nargs="*", metavar="PLY",
+                        help="keep the book but the second player's moves after PLY moves "
+                             f"(default: {' '.join(map(str, DEEPEN_PLIES))}) and choose those "
+                             "again where hard leads, by games of expert against hard")
     args = parser.parse_args()
-    (deepen if args.deepen else build)(args.out, args.workers)
+    if args.deepen is None:
+        build(args.out, args.workers)
+    else:
+        deepen(args.out, args.workers, tuple(args.deepen) or DEEPEN_PLIES)
 
 
 if __name__ == "__main__":
