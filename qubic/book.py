@@ -157,8 +157,7 @@ def deepen(path: Path, workers: int, plies: tuple[int, ...] = DEEPEN_PLIES) -> N
     (the earlier plies' new answers lead to the later plies' positions)."""
     text = path.read_text(encoding="utf-8")
     book = entries(text)
-    lines = [line for line in text.splitlines()
-             if "->" not in line or len(line.split("->")[0].split()) not in plies]
+    lines = lines_but(text, plies)
     positions: list[list[int]] = [[]]
     with multiprocessing.Pool(workers) as pool:
         decide = deciding(path, lines, pool, against_hard, DEEPEN_ROUNDS)
@@ -177,6 +176,13 @@ def deepen(path: Path, workers: int, plies: tuple[int, ...] = DEEPEN_PLIES) -> N
                 following.append([*moves, symmetry.index(book[key])])
             positions = list({CUBE.canonical(*Board.from_moves(m).bits): m for m in following}
                              .values())
+
+
+def lines_but(text: str, plies: tuple[int, ...]) -> list[str]:
+    """The lines of book `text` but its entries after `plies` moves (comments are kept)."""
+    return [line for line in text.splitlines()
+            if "->" not in (entry := line.split("#")[0])
+            or len(entry.split("->")[0].split()) not in plies]
 
 
 def hard_choices(moves: list[int]) -> set[int]:

@@ -5,7 +5,7 @@ import multiprocessing
 from importlib import resources
 
 from qubic.board import Board, Mark
-from qubic.book import BOOK_FILE, DEEPEN_PLIES, best_reply, book_move, parse
+from qubic.book import BOOK_FILE, DEEPEN_PLIES, best_reply, book_move, lines_but, parse
 from qubic.geometry import CUBE
 from qubic.levels import make_player
 from qubic.notation import parse_cell
@@ -85,3 +85,11 @@ def test_each_deepened_line_follows_the_book():
         for ply in range(1, len(line), 2):
             board = Board.from_moves(line[:ply])
             assert after(board, book_move(board)) == after(board, line[ply])
+
+
+def test_deepening_keeps_the_comments_and_the_entries_of_other_plies():
+    text = "# the moves -> reply  # a b c\n-> 111  # 1 2 3\n111 -> 114\n111 114 141 -> 441  # x\n"
+    assert lines_but(text, (3,)) == ["# the moves -> reply  # a b c", "-> 111  # 1 2 3",
+                                     "111 -> 114"]
+    assert lines_but(text, (1, 5)) == ["# the moves -> reply  # a b c", "-> 111  # 1 2 3",
+                                       "111 114 141 -> 441  # x"]
