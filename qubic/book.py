@@ -20,7 +20,7 @@ from pathlib import Path
 
 from qubic import hard
 from qubic.board import Board, Mark
-from qubic.geometry import CUBE
+from qubic.geometry import CUBE, Orientation
 from qubic.heuristic import NormalPlayer
 from qubic.notation import format_cell, parse_cell
 from qubic.threats import ThreatSearch
@@ -38,9 +38,15 @@ def book_move(board: Board) -> int | None:
     """The book's move for the side to move, or None when the position is not in it."""
     if board.geometry is not CUBE or board.occupied.bit_count() > _deepest():
         return None
-    key, symmetry = CUBE.orient(board.bits[board.turn], board.bits[board.turn.other])
+    key, symmetry = orientation(board)
     cell = _entries().get(key)
     return None if cell is None else symmetry.index(cell)
+
+
+def orientation(board: Board) -> Orientation:
+    """The canonical key of the position (the mover's and the opponent's bitboards) and the
+    symmetry that maps the board's cells to it: how the book files and finds a position."""
+    return CUBE.orient(board.bits[board.turn], board.bits[board.turn.other])
 
 
 @cache
@@ -54,7 +60,7 @@ def entries(text: str) -> dict[tuple[int, int], int]:
     found = {}
     for moves, reply in parse(text):
         board = Board.from_moves(moves)
-        key, symmetry = CUBE.orient(board.bits[board.turn], board.bits[board.turn.other])
+        key, symmetry = orientation(board)
         found[key] = symmetry[reply]
     return found
 
@@ -170,7 +176,7 @@ def deepen(path: Path, workers: int, plies: tuple[int, ...] = DEEPEN_PLIES) -> N
                 if board.turn is Mark.X:
                     following += [[*moves, cell] for cell in kinds(board, hard_choices(moves))]
                     continue
-                key, symmetry = CUBE.orient(board.bits[board.turn], board.bits[board.turn.other])
+                key, symmetry = orientation(board)
                 if ply in plies:
                     book[key] = symmetry[decide(moves)]
                 following.append([*moves, symmetry.index(book[key])])
