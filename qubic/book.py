@@ -27,7 +27,7 @@ from qubic.threats import ThreatSearch
 
 BOOK_FILE = "book.txt"
 ROUNDS = (8, 16, 32)  # games per surviving candidate in each round of the build
-KEEP = 3  # a round keeps the best third of the candidates (at least two, until the last)
+KEEP = 3  # a round keeps the best third of the candidates (at least two)
 OPPONENT_SEEDS = 20  # seeds whose replies (normal's) the book answers, with hard's and key cells
 DEEPEN_ROUNDS = (4, 8)  # games against hard per surviving candidate, in each round of --deepen
 DEEPEN_PLIES = (5, 7, 9)  # --deepen answers the positions after these many moves
@@ -128,8 +128,7 @@ def best_reply(moves: list[int], pool: multiprocessing.pool.Pool, play: Game = p
             results[line[-1]][0 if winner is mover else 1 if winner is None else 2] += 1
         seed += games
         candidates.sort(key=lambda c: -(results[c][0] - results[c][2]) / sum(results[c]))
-        candidates = candidates[:max(1, len(candidates) // KEEP) if games == rounds[-1]
-                                else max(2, len(candidates) // KEEP)]
+        candidates = candidates[:max(2, len(candidates) // KEEP)]
     return candidates[0], results[candidates[0]]
 
 
@@ -160,7 +159,8 @@ def build(path: Path, workers: int) -> None:
 def deepen(path: Path, workers: int, plies: tuple[int, ...] = DEEPEN_PLIES) -> None:
     """Keep the book's entries but those after `plies` moves, and answer every position of
     that many moves that hard, moving first, reaches against the book by games against hard
-    (the earlier plies' new answers lead to the later plies' positions)."""
+    (the earlier plies' new answers lead to the later plies' positions). A position on the
+    way that the book lacks is answered the same way."""
     text = path.read_text(encoding="utf-8")
     book = entries(text)
     lines = lines_but(text, plies)
@@ -177,7 +177,7 @@ def deepen(path: Path, workers: int, plies: tuple[int, ...] = DEEPEN_PLIES) -> N
                     following += [[*moves, cell] for cell in kinds(board, hard_choices(moves))]
                     continue
                 key, symmetry = orientation(board)
-                if ply in plies:
+                if ply in plies or key not in book:
                     book[key] = symmetry[decide(moves)]
                 following.append([*moves, symmetry.index(book[key])])
             positions = list({CUBE.canonical(*Board.from_moves(m).bits): m for m in following}
