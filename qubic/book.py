@@ -1,12 +1,13 @@
 """The opening book: expert's first moves, chosen offline by many more playouts than a move's
 time allows.
 
-`qubic/book.txt` lists positions (the moves from the start) and the reply for the side to move.
+`qubic/book.txt` lists positions (the moves from the start) and the reply for the side to move,
+or `-` where every reply lost its games and the book leaves the position to the game's search.
 A position is found up to symmetry, so one entry serves all its rotations and reflections.
 `python -m qubic.book` rebuilds the file: for each position it plays every kind of reply out
 many times, hard against hard, and keeps the reply that scores best for the side to move.
-`python -m qubic.book --deepen` then chooses the second player's third to fifth moves
-wherever hard, moving first, can lead, by whole games of expert against hard.
+`python -m qubic.book --deepen` then chooses the second player's later moves wherever hard,
+moving first, can lead, by whole games of expert against hard.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ ROUNDS = (8, 16, 32)  # games per surviving candidate in each round of the build
 KEEP = 3  # a round keeps the best third of the candidates (at least two)
 OPPONENT_SEEDS = 20  # seeds whose replies (normal's) the book answers, with hard's and key cells
 DEEPEN_ROUNDS = (4, 8)  # games against hard per surviving candidate, in each round of --deepen
-DEEPEN_PLIES = (5, 7, 9)  # --deepen answers the positions after these many moves
+DEEPEST = 11  # --deepen answers the second player's positions up to this many moves
+LOST = "-"  # the reply of a position where every reply lost: the game's own search plays there
 IMAGE_STEP = 12  # --deepen looks for hard's choices in every this-many-th image of a position
 
 
@@ -50,18 +52,18 @@ def orientation(board: Board) -> Orientation:
 
 
 @cache
-def _entries() -> dict[tuple[int, int], int]:
+def _entries() -> dict[tuple[int, int], int | None]:
     """The shipped book's entries (see `entries`)."""
     return entries(resources.files("qubic").joinpath(BOOK_FILE).read_text(encoding="utf-8"))
 
 
-def entries(text: str) -> dict[tuple[int, int], int]:
-    """Canonical position (the mover's and the opponent's bitboards) -> canonical reply."""
+def entries(text: str) -> dict[tuple[int, int], int | None]:
+    """Canonical position (the mover's and the opponent's bitboards) -> canonical reply
+    (None where the book leaves the position to the game's search)."""
     found = {}
     for moves, reply in parse(text):
-        board = Board.from_moves(moves)
-        key, symmetry = orientation(board)
-        found[key] = symmetry[reply]
+        key, symmetry = orientation(Board.from_moves(moves))
+        found[key] = None if reply is None else symmetry[reply]
     return found
 
 
@@ -70,13 +72,15 @@ def _deepest() -> int:
     return max((key[0] | key[1]).bit_count() for key in _entries()) if _entries() else -1
 
 
-def parse(text: str) -> Iterable[tuple[list[int], int]]:
-    """The (moves, reply) of each entry line, `111 114 -> 222`; '#' starts a comment."""
+def parse(text: str) -> Iterable[tuple[list[int], int | None]]:
+    """The (moves, reply) of each entry line, `111 114 -> 222`, the reply None for `LOST`;
+    '#' starts a comment."""
     for line in text.splitlines():
         line = line.split("#")[0].strip()
         if line:
-            moves, reply = line.split("->")
-            yield [parse_cell(m) for m in moves.split()], parse_cell(reply.strip())
+            moves, reply = (part.strip() for part in line.split("->"))
+            yield ([parse_cell(m) for m in moves.split()],
+                   None if reply == LOST else parse_cell(reply))
 
 
 # Building the book.
@@ -152,43 +156,40 @@ def build(path: Path, workers: int) -> None:
         decide([])
         for first in kinds(Board(), Board().legal_moves()):
             reply = decide([first])
+            if reply is None:
+                continue  # O loses whatever it plays: no line to follow
             for second in likely_replies([first, reply]):
                 decide([first, reply, second])
 
 
-def deepen(path: Path, workers: int, plies: tuple[int, ...] = DEEPEN_PLIES) -> None:
-    """Keep the book's entries but those after `plies` moves, and answer every position of
-    that many moves that hard, moving first, reaches against the book by games against hard
-    (the earlier plies' new answers lead to the later plies' positions). A position on the
-    way that the book lacks is answered the same way."""
+def deepen(path: Path, workers: int, deepest: int = DEEPEST) -> None:
+    """Answer every position of up to `deepest` moves, the second player to move, that hard
+    (moving first) reaches against the book and the book lacks, by games against hard. The
+    book is written after each answer, so a stopped run resumes where it stopped."""
     text = path.read_text(encoding="utf-8")
     book = entries(text)
-    lines = lines_but(text, plies)
     positions: list[list[int]] = [[]]
     with multiprocessing.Pool(workers) as pool:
-        decide = deciding(path, lines, pool, against_hard, DEEPEN_ROUNDS)
-        for ply in range(max(plies) + 1):
+        decide = deciding(path, text.splitlines(), pool, against_hard, DEEPEN_ROUNDS)
+        for ply in range(deepest + 1):
+            positions = [moves for moves in positions if not Board.from_moves(moves).is_over()]
             following = []
-            for moves in positions:
-                board = Board.from_moves(moves)
-                if board.is_over():
-                    continue  # hard won on the way: nothing to answer
-                if board.turn is Mark.X:
-                    following += [[*moves, cell] for cell in kinds(board, hard_choices(moves))]
-                    continue
-                key, symmetry = orientation(board)
-                if ply in plies or key not in book:
-                    book[key] = symmetry[decide(moves)]
-                following.append([*moves, symmetry.index(book[key])])
+            if ply % 2 == 0:  # hard, moving first, to move
+                for moves, cells in zip(positions, pool.map(hard_choices, positions)):
+                    following += [[*moves, cell] for cell in kinds(Board.from_moves(moves), cells)]
+            else:
+                oriented = [(moves, *orientation(Board.from_moves(moves))) for moves in positions]
+                missing = sum(key not in book for _, key, _ in oriented)
+                print(f"after {ply} moves: {len(positions)} positions, {missing} to answer",
+                      flush=True)
+                for moves, key, symmetry in oriented:
+                    if key not in book:
+                        reply = decide(moves)
+                        book[key] = None if reply is None else symmetry[reply]
+                    if book[key] is not None:
+                        following.append([*moves, symmetry.index(book[key])])
             positions = list({CUBE.canonical(*Board.from_moves(m).bits): m for m in following}
                              .values())
-
-
-def lines_but(text: str, plies: tuple[int, ...]) -> list[str]:
-    """The lines of book `text` but its entries after `plies` moves (comments are kept)."""
-    return [line for line in text.splitlines()
-            if "->" not in (entry := line.split("#")[0])
-            or len(entry.split("->")[0].split()) not in plies]
 
 
 def hard_choices(moves: list[int]) -> set[int]:
@@ -202,16 +203,20 @@ def hard_choices(moves: list[int]) -> set[int]:
 
 
 def deciding(path: Path, lines: list[str], pool: multiprocessing.pool.Pool, play: Game,
-             rounds: tuple[int, ...]) -> Callable[[list[int]], int]:
+             rounds: tuple[int, ...]) -> Callable[[list[int]], int | None]:
     """A function that chooses the reply after some moves by `best_reply` and adds it to
-    `lines`, which it writes to `path` each time (a stopped build keeps what it decided)."""
-    def decide(moves: list[int]) -> int:
+    `lines`, which it writes to `path` each time (a stopped build keeps what it decided).
+    Where even the best reply lost every game, it writes `LOST` and returns None: a book move
+    there would only stand in for the game's search, which resists longest."""
+    def decide(moves: list[int]) -> int | None:
         reply, (wins, draws, losses) = best_reply(moves, pool, play, rounds)
+        lost = wins == draws == 0
         text = " ".join(format_cell(m) for m in moves)
-        lines.append(f"{text} -> {format_cell(reply)}  # {wins} {draws} {losses}".lstrip())
+        answer = LOST if lost else format_cell(reply)
+        lines.append(f"{text} -> {answer}  # {wins} {draws} {losses}".lstrip())
         print(lines[-1], flush=True)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return reply
+        return None if lost else reply
     return decide
 
 
@@ -222,15 +227,15 @@ def main() -> None:
                              "(default: the package's %(default)s)")
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count(),
                         help="processes playing the games (default: %(default)s, the cores)")
-    parser.add_argument("--deepen", type=int, nargs="*", metavar="PLY",
-                        help="keep the book but the second player's moves after PLY moves "
-                             f"(default: {' '.join(map(str, DEEPEN_PLIES))}) and choose those "
-                             "again where hard leads, by games of expert against hard")
+    parser.add_argument("--deepen", type=int, nargs="?", const=DEEPEST, metavar="MOVES",
+                        help="keep the book and answer the second player's positions of up to "
+                             f"MOVES moves (default: {DEEPEST}) that hard leads to and the book "
+                             "lacks, by games of expert against hard; a stopped run resumes")
     args = parser.parse_args()
     if args.deepen is None:
         build(args.out, args.workers)
     else:
-        deepen(args.out, args.workers, tuple(args.deepen) or DEEPEN_PLIES)
+        deepen(args.out, args.workers, args.deepen)
 
 
 if __name__ == "__main__":

@@ -5,13 +5,14 @@ import multiprocessing
 from importlib import resources
 
 from qubic.board import Board, Mark
-from qubic.book import BOOK_FILE, DEEPEN_PLIES, best_reply, book_move, lines_but, parse
+from qubic.book import BOOK_FILE, LOST, best_reply, book_move, deciding, entries, parse
 from qubic.geometry import CUBE
 from qubic.levels import make_player
 from qubic.notation import parse_cell
 from tests.scripted import moves
 
 ENTRIES = list(parse(resources.files("qubic").joinpath(BOOK_FILE).read_text(encoding="utf-8")))
+ANSWERED = [(line, reply) for line, reply in ENTRIES if reply is not None]
 
 
 def after(board: Board, cell: int) -> tuple[int, int]:
@@ -31,14 +32,14 @@ def test_the_book_answers_the_start_and_every_kind_of_first_move():
 
 
 def test_every_entry_is_a_legal_reply():
-    for line, reply in ENTRIES:
+    for line, reply in ANSWERED:
         board = Board.from_moves(line)
         assert board.is_legal(reply)
         assert after(board, book_move(board)) == after(board, reply)
 
 
 def test_the_book_answers_each_image_of_a_position_with_the_image_of_its_reply():
-    for line, reply in ENTRIES:
+    for line, reply in ANSWERED:
         for symmetry in CUBE.symmetries[::11]:
             image = Board.from_moves([symmetry[cell] for cell in line])
             move = book_move(image)
@@ -56,7 +57,7 @@ def test_positions_outside_the_book_get_no_answer():
 
 
 def test_expert_opens_from_the_book():
-    for line, reply in ENTRIES:
+    for line, reply in ANSWERED:
         board = Board.from_moves(line)
         move = make_player("expert", seed=5).choose(board.copy()).cell
         assert after(board, move) == after(board, reply)
@@ -78,18 +79,35 @@ def test_the_build_keeps_the_reply_whose_games_go_best():
     assert (wins, draws, losses) == (3, 0, 0)
 
 
-def test_each_deepened_line_follows_the_book():
-    deep = [line for line, _ in ENTRIES if len(line) == max(DEEPEN_PLIES)]
-    assert deep
-    for line in deep:
-        for ply in range(1, len(line), 2):
-            board = Board.from_moves(line[:ply])
-            assert after(board, book_move(board)) == after(board, line[ply])
+def test_each_deepest_line_follows_the_book():
+    deepest = max(len(line) for line, _ in ANSWERED)
+    assert deepest >= 9
+    for line, _ in ANSWERED:
+        if len(line) == deepest:
+            for ply in range(1, len(line), 2):
+                board = Board.from_moves(line[:ply])
+                assert after(board, book_move(board)) == after(board, line[ply])
 
 
-def test_deepening_keeps_the_comments_and_the_entries_of_other_plies():
-    text = "# the moves -> reply  # a b c\n-> 111  # 1 2 3\n111 -> 114\n111 114 141 -> 441  # x\n"
-    assert lines_but(text, (3,)) == ["# the moves -> reply  # a b c", "-> 111  # 1 2 3",
-                                     "111 -> 114"]
-    assert lines_but(text, (1, 5)) == ["# the moves -> reply  # a b c", "-> 111  # 1 2 3",
-                                       "111 114 141 -> 441  # x"]
+def test_the_book_leaves_a_position_it_marks_lost_to_the_game():
+    for line, reply in ENTRIES:
+        if reply is None:
+            assert book_move(Board.from_moves(line)) is None
+
+
+def x_wins(moves: list[int], seed: int) -> Mark | None:
+    """A stand-in game: X wins whatever was played."""
+    return Mark.X
+
+
+def test_a_position_where_every_reply_lost_is_written_lost_and_answered_by_none(tmp_path):
+    path = tmp_path / "book.txt"
+    lines = ["# a book", "111 -> 114"]
+    with multiprocessing.Pool(1) as pool:
+        decide = deciding(path, lines, pool, x_wins, (1,))
+        assert decide(moves("111 114 144")) is None
+    text = path.read_text(encoding="utf-8")
+    assert text.splitlines()[:2] == ["# a book", "111 -> 114"]
+    assert text.splitlines()[2].startswith(f"111 114 144 -> {LOST}  # 0 0 ")
+    found = entries(text)
+    assert len(found) == 2 and list(found.values()).count(None) == 1
