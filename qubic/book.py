@@ -31,7 +31,7 @@ ROUNDS = (8, 16, 32)  # games per surviving candidate in each round of the build
 KEEP = 3  # a round keeps the best third of the candidates (at least two)
 OPPONENT_SEEDS = 20  # seeds whose replies (normal's) the book answers, with hard's and key cells
 DEEPEN_ROUNDS = (4, 8)  # games against hard per surviving candidate, in each round of --deepen
-DEEPEST = 11  # --deepen answers the second player's positions up to this many moves
+DEEPEST = 15  # --deepen answers the second player's positions up to this many moves
 LOST = "-"  # the reply of a position where every reply lost: the game's own search plays there
 IMAGE_STEP = 12  # --deepen looks for hard's choices in every this-many-th image of a position
 
