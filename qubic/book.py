@@ -94,14 +94,14 @@ def play_out(moves: list[int], seed: int) -> Mark | None:
     return hard.playout(Board.from_moves(moves), ThreatSearch(), seed)
 
 
-def against_hard(moves: list[int], seed: int) -> Mark | None:
-    """The winner when hard (moving first) and expert play on after `moves`, in the image of
+def against_hard(moves: list[int], seed: int, level: str = "expert") -> Mark | None:
+    """The winner when hard (moving first) and `level` play on after `moves`, in the image of
     the position that `seed` picks: hard breaks ties by cell order, so images play apart."""
-    from qubic.expert import ExpertPlayer  # expert reads this book, so only the build imports it
+    from qubic.levels import make_player  # expert reads this book, so only the build imports it
 
     symmetry = CUBE.symmetries[seed * 7919 % len(CUBE.symmetries)]
     board = Board.from_moves([symmetry[cell] for cell in moves])
-    players = {Mark.X: hard.HardPlayer(seed), Mark.O: ExpertPlayer(seed)}
+    players = {Mark.X: hard.HardPlayer(seed), Mark.O: make_player(level, seed)}
     while not board.is_over():
         board.push(players[board.turn].choose(board.copy()).cell)
     return board.winner

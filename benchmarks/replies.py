@@ -1,0 +1,67 @@
+"""Each kind of reply for the second player at a position, scored by seeded games against
+hard: how a book entry was chosen, measured with more games or with level perfect.
+
+    pip install -e . && python benchmarks/replies.py "111 114 441"
+    python benchmarks/replies.py "111 114 144 441 411" --games 8 --replies "223 232" --level perfect
+
+Each reply is played out in `--games` whole games, hard as X against `--level` as O, each game
+in another rotation of the position (hard breaks ties by cell order, so rotations play apart),
+the same seeds for every reply. Prints a Markdown table, best score (wins less losses) first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import time
+from functools import partial
+
+from bench import table
+
+from qubic.board import Board, IllegalMoveError, Mark
+from qubic.book import against_hard, kinds
+from qubic.notation import format_cell, parse_cell
+
+
+def cells(text: str) -> list[int]:
+    """Cells typed as `111 114`, for argparse (ValueError names a bad one)."""
+    return [parse_cell(cell) for cell in text.replace(",", " ").split()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("moves", type=cells, help="the moves from the start, second player "
+                                                  "to move: '111 114 441'")
+    parser.add_argument("--games", type=int, default=4, help="games a reply (default: 4)")
+    parser.add_argument("--replies", type=cells, metavar="CELLS",
+                        help="the replies to score (default: one of each kind)")
+    parser.add_argument("--level", default="expert", help="the second player (default: expert)")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
+    args = parser.parse_args()
+    moves = args.moves
+    try:
+        board = Board.from_moves(moves)
+    except IllegalMoveError as error:
+        parser.error(str(error))
+    if board.turn is not Mark.O or board.is_over():
+        parser.error("the moves must leave the second player to move in an unfinished game")
+    replies = args.replies or kinds(board, board.legal_moves())
+    if not set(replies) <= set(board.legal_moves()):
+        parser.error("every reply must be an empty cell")
+    tasks = [([*moves, reply], args.seed + game) for reply in replies for game in range(args.games)]
+    start = time.perf_counter()
+    with multiprocessing.Pool(args.workers) as pool:
+        winners = pool.starmap(partial(against_hard, level=args.level), tasks)
+    results = {reply: [0, 0, 0] for reply in replies}
+    for (line, _), winner in zip(tasks, winners):
+        results[line[-1]][[Mark.O, None, Mark.X].index(winner)] += 1
+    ranked = sorted(replies, key=lambda reply: results[reply][2] - results[reply][0])
+    print(table(["reply", "won", "drawn", "lost"],
+                [[format_cell(reply), *results[reply]] for reply in ranked]))
+    print(f"\n{len(tasks)} games of {args.level} (O) against hard (X) in "
+          f"{time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
