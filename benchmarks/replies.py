@@ -20,6 +20,7 @@ from bench import table
 
 from qubic.board import Board, IllegalMoveError, Mark
 from qubic.book import against_hard, kinds
+from qubic.levels import LEVELS
 from qubic.notation import format_cell, parse_cell
 
 
@@ -29,15 +30,20 @@ def cells(text: str) -> list[int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description="Score each kind of reply for the second player at a position by seeded "
+                    "games against hard (X), each in another rotation of the position.")
     parser.add_argument("moves", type=cells, help="the moves from the start, second player "
                                                   "to move: '111 114 441'")
     parser.add_argument("--games", type=int, default=4, help="games a reply (default: 4)")
     parser.add_argument("--replies", type=cells, metavar="CELLS",
                         help="the replies to score (default: one of each kind)")
-    parser.add_argument("--level", default="expert", help="the second player (default: expert)")
-    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
-    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
+    parser.add_argument("--level", default="expert", choices=sorted(LEVELS),
+                        help="the second player (default: expert)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the first game's seed (default: 0, as --deepen)")
+    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count(),
+                        help="processes playing the games (default: %(default)s, the cores)")
     args = parser.parse_args()
     moves = args.moves
     try:
