@@ -18,7 +18,7 @@ from functools import partial
 
 from bench import table
 
-from qubic.board import Board, IllegalMoveError, Mark
+from qubic.board import Board, Mark
 from qubic.book import against_hard, kinds
 from qubic.levels import LEVELS
 from qubic.notation import format_cell, parse_cell
@@ -45,11 +45,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count(),
                         help="processes playing the games (default: %(default)s, the cores)")
     args = parser.parse_args()
-    moves = args.moves
-    try:
-        board = Board.from_moves(moves)
-    except IllegalMoveError as error:
-        parser.error(str(error))
+    moves, board = args.moves, Board()
+    for cell in moves:
+        if cell not in board.legal_moves():
+            parser.error(f"{format_cell(cell)} is not a legal move after the ones before it")
+        board.push(cell)
     if board.turn is not Mark.O or board.is_over():
         parser.error("the moves must leave the second player to move in an unfinished game")
     replies = args.replies or kinds(board, board.legal_moves())
