@@ -25,8 +25,8 @@ from qubic.notation import format_cell, parse_cell
 
 
 def cells(text: str) -> list[int]:
-    """Cells typed as `111 114`, for argparse (ValueError names a bad one)."""
-    return [parse_cell(cell) for cell in text.replace(",", " ").split()]
+    """Cells typed as `111 114` (or `1,1,1 1,1,4`), for argparse."""
+    return [parse_cell(cell) for cell in text.split()]
 
 
 def main() -> None:
