@@ -13,226 +13,48 @@ most proving again; only a position with every move lost is lost. Every answer i
 at once, so the search can be stopped at any moment and resumed; positions are keyed there up
 to the cube's symmetries.
 
-The checkpoint is `qubic/proof.txt.xz`, compact and committed, and its journal
-`qubic/proof.journal`, to which each answer is appended at once; every ten minutes and at the
-end the journal is folded into the compact file. Both hold one record a line, bitboards in hex:
-    W x o [w]      X wins (proved)              L x o        X does not (disproved)
-    U x o pn dn [w [n]]  a unit left unknown    B x o cell   a quiet X move of the upper tree
-    T seconds      the units' CPU time over every run so far (the latest record counts)
-A unit's record ends with the number of X's moves it tried at each position (the compact file
-leaves it out where it is 3, the first runs') and, left unknown, the nodes it was given. A unit
-that failed or was left unknown runs again when it tried fewer moves than the run's; one left
-unknown runs again with 4 times its nodes, twice, before the upper tree expands it.
+The checkpoint is `qubic/proof.txt.xz` and its journal (`qubic/checkpoint.py` describes them).
+A unit that failed or was left unknown runs again when it tried fewer moves than the run's;
+one left unknown runs again with 4 times its nodes, twice, before the upper tree expands it.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import importlib.util
-import lzma
 import resource
 import signal
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from dataclasses import replace
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, TextIO
+from typing import TextIO
 
 from qubic.board import Board
+from qubic.checkpoint import CHECKPOINT, Checkpoint, Key
 from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
-from qubic.prover import DISPROVED, INF, PROVED, UNKNOWN, X_WIDTH, Prover, Result, x_to_move
-from qubic.strategy import STRATEGY_FILE, format_entries
+from qubic.proof_unit import (
+    UNIT_GROWTH,
+    UNIT_NODES,
+    UNIT_RUNS,
+    UNIT_WIDTH,
+    Answer,
+    fast_prover_available,
+    last_budget,
+    unit,
+)
+from qubic.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
+from qubic.strategy import STRATEGY_FILE
+from qubic.strategy_writer import write_book
 from qubic.symmetry import stabilizer
 from qubic.threats import winning_cells
-from qubic.verify import walk, walk_lines
 
-if TYPE_CHECKING:
-    from qubic.fast_prover import FastProver
-
-CHECKPOINT = Path(__file__).with_name("proof.txt.xz")
 STRATEGY = Path(__file__).with_name(STRATEGY_FILE)
-UNIT_NODES = {"python": 20_000, "fast": 300_000}  # df-pn expansions per unit: at most some
-# two to four seconds here, the Python prover under PyPy, the compiled one under CPython
-UNIT_WIDTH = {"python": X_WIDTH, "fast": 8}  # X's moves a unit tries: at 300,000 nodes,
-# width 8 proved 7 of 30 positions where width 3 proved none (widths 16 and 64 did no better)
-UNIT_GROWTH = 4  # a unit left unknown runs again with this many times its nodes, ...
-UNIT_RUNS = 3  # ... up to this many runs, before the upper tree expands it: one with 300,000
-# nodes left 111 222 144 223 unknown, one with 1,200,000 proved it (344,163 expanded)
-EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
-# unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
 FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
 REPORT_SECONDS = 30.0
 COMPACT_SECONDS = 600.0  # how often the journal is folded into the compact checkpoint
-
-Key = tuple[int, int]
-
-
-def canonical(x: int, o: int) -> Key:
-    return CUBE.canonical(x, o)
-
-
-class Answer(NamedTuple):
-    """A unit's answer: the search's result, its quiet X moves when proved (canonical
-    position and move), the CPU seconds it took and its process's peak memory in KB."""
-
-    result: Result
-    moves: list[tuple[int, int, int]]
-    cpu_seconds: float
-    peak_kb: int
-
-
-def last_budget(nodes: int, runs: int = UNIT_RUNS) -> int:
-    """The nodes of a unit's last run, when its first has `nodes`."""
-    return nodes * UNIT_GROWTH ** (runs - 1)
-
-
-def fast_prover_available() -> bool:
-    """Whether numba is installed (the `solver` extra), so the compiled prover can run."""
-    return importlib.util.find_spec("numba") is not None
-
-
-_fast_provers: dict[int, FastProver] = {}  # a worker's compiled provers by width, kept
-# between units so that their tables are allocated once
-
-
-def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python",
-         moves: bool = False) -> Answer:
-    """Prove `(x, o)` within `nodes` expansions, trying X's `width` best moves, with the
-    `prover` named ("python" or "fast"), and list the proof's quiet moves if `moves`. Runs in
-    a worker process. The same arguments give the same answer."""
-    start = time.process_time()
-    search: Prover | FastProver
-    if prover == "fast":
-        from qubic.fast_prover import FastProver  # numba: only where the extra is installed
-        if width not in _fast_provers:
-            _fast_provers[width] = FastProver(width=width)
-        search = _fast_provers[width]
-        search.clear()  # a unit's answer must not depend on the units before it
-    else:
-        search = Prover(width=width)
-    result = search.prove(x, o, nodes)
-    quiet = []
-    if result.status == PROVED and moves:
-        try:
-            for px, po, cell in search.strategy(x, o):
-                key, symmetry = CUBE.orient(px, po)
-                quiet.append((*key, symmetry[cell]))
-        except RuntimeError:  # the fast prover's tables forgot part of the proof: not proved
-            result, quiet = replace(result, status=UNKNOWN, pn=1, dn=1), []
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return Answer(result, quiet, time.process_time() - start, peak)
-
-
-class Checkpoint:
-    """What is known: the compact file (`path`, xz-compressed records) and the journal beside it,
-    to which every answer is appended at once; `compact` folds the journal into the file."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.journal = path.with_name(path.name.split(".")[0] + ".journal")
-        self.settled: dict[Key, bool] = {}
-        self.unknown: dict[Key, tuple[int, int]] = {}
-        self.book: dict[Key, int] = {}
-        self.widths: dict[Key, int] = {}  # units' widths, where not X_WIDTH
-        self.budgets: dict[Key, int] = {}  # the nodes of units left unknown, where recorded
-        self.cpu_seconds = 0.0  # the solver's units, over every run so far
-        texts = []
-        if path.exists():
-            with lzma.open(path, "rt", encoding="ascii") as compact:
-                texts.append(compact.read())
-        if self.journal.exists():
-            texts.append(self.journal.read_text(encoding="ascii"))
-        for text in texts:
-            for line in text.splitlines():
-                with contextlib.suppress(ValueError, IndexError):  # a line cut off by a stop
-                    self._read(line.split())
-        self._file: TextIO | None = None  # the journal, opened at the first write
-
-    def _read(self, words: list[str]) -> None:
-        if words[0] == "T":
-            self.cpu_seconds = float(words[1])
-            return
-        kind, key = words[0], (int(words[1], 16), int(words[2], 16))
-        if kind in "WL":
-            self.settled[key] = kind == "W"
-            self.unknown.pop(key, None)
-            self.budgets.pop(key, None)
-            self._read_width(key, words[3:])
-        elif kind == "U" and key not in self.settled:
-            self.unknown[key] = (int(words[3]), int(words[4]))
-            self._read_width(key, words[5:6])
-            if len(words) > 6:
-                self.budgets[key] = int(words[6])
-        elif kind == "B":
-            self.book[key] = int(words[3])
-
-    def _read_width(self, key: Key, words: list[str]) -> None:
-        width = int(words[0]) if words else X_WIDTH
-        if width == X_WIDTH:
-            self.widths.pop(key, None)
-        else:
-            self.widths[key] = width
-
-    def width(self, key: Key) -> int:
-        """The X moves tried at each position by the unit recorded for `key`."""
-        return self.widths.get(key, X_WIDTH)
-
-    def budget(self, key: Key) -> int | None:
-        """The nodes given to the unit recorded unknown for `key`, if recorded."""
-        return self.budgets.get(key)
-
-    def write(self, kind: str, key: Key, *values: int) -> None:
-        self._append([kind, f"{key[0]:x}", f"{key[1]:x}", *map(str, values)])
-
-    def write_cpu(self, seconds: float) -> None:
-        """Record the CPU time the solver's units have taken over every run."""
-        self._append(["T", f"{seconds:.0f}"])
-
-    def _append(self, words: list[str]) -> None:
-        self._read(words)
-        if self._file is None:
-            self._file = self.journal.open("a", encoding="ascii")
-        self._file.write(" ".join(words) + "\n")
-
-    def flush(self) -> None:
-        if self._file is not None:
-            self._file.flush()
-
-    def compact(self) -> None:
-        """Rewrite the compact file with everything known, then empty the journal. A stop in
-        between leaves the journal repeating records the file has: harmless."""
-        lines = [f"{'W' if won else 'L'} {x:x} {o:x}{self._width_field((x, o))}"
-                 for (x, o), won in self.settled.items()]
-        lines += [f"U {x:x} {o:x} {pn} {dn}{self._unit_fields((x, o))}"
-                  for (x, o), (pn, dn) in self.unknown.items()]
-        lines += [f"B {x:x} {o:x} {cell}" for (x, o), cell in self.book.items()]
-        lines.append(f"T {self.cpu_seconds:.0f}")
-        lines.sort()  # like records together: smaller once compressed
-        partial = self.path.with_name(self.path.name + ".partial")
-        with lzma.open(partial, "wt", encoding="ascii", preset=9) as compact:
-            compact.write("".join(line + "\n" for line in lines))
-        partial.replace(self.path)
-        self.close()
-        self.journal.unlink(missing_ok=True)
-
-    def _width_field(self, key: Key) -> str:
-        return f" {self.widths[key]}" if key in self.widths else ""
-
-    def _unit_fields(self, key: Key) -> str:
-        if key in self.budgets:
-            return f" {self.width(key)} {self.budgets[key]}"
-        return self._width_field(key)
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
 
 
 class Node:
@@ -383,7 +205,7 @@ class Solver:
 
     def _settle(self, node: Node) -> None:
         """Set a new node's numbers from the checkpoint or the rules' quick verdicts."""
-        key = canonical(node.x, node.o)
+        key = CUBE.canonical(node.x, node.o)
         if key in self.checkpoint.settled:
             node.pn, node.dn = (0, INF) if self.checkpoint.settled[key] else (INF, 0)
         elif key in self.checkpoint.unknown and self.checkpoint.width(key) >= self.width:
@@ -403,7 +225,7 @@ class Solver:
         self.expanded += result.expanded
         self.cpu_seconds += answer.cpu_seconds
         self.peak_kb = max(self.peak_kb, answer.peak_kb)
-        key = canonical(leaf.x, leaf.o)
+        key = CUBE.canonical(leaf.x, leaf.o)
         leaf.failed = _unit_failed(leaf, result.status == DISPROVED)
         leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
         if result.status == PROVED:
@@ -426,7 +248,7 @@ class Solver:
         """Checkpoint a node of the upper tree that has just been settled."""
         if not node.settled:
             return
-        key = canonical(node.x, node.o)
+        key = CUBE.canonical(node.x, node.o)
         if key in self.checkpoint.settled:
             return
         if (node.pn == 0 and x_to_move(node.x, node.o) and node.children
@@ -506,119 +328,6 @@ def _failing(node: Node) -> bool:
 def _number(value: int) -> str:
     """A proof or disproof number as reported."""
     return "inf" if value >= INF else str(_real(value))
-
-
-class Gap(NamedTuple):
-    """Positions of the walk without a move for X (`ends`), and the root of the unit whose
-    proof held them, `(x, o)`, with the widths to prove it again at, its recorded one first
-    (none when a pass before proved it again: its proof did not reach the ends)."""
-
-    x: int
-    o: int
-    widths: list[int]
-    ends: list[tuple[int, int]]
-
-
-def prove_again(gap: Gap, nodes: int, prover: str) -> list[tuple[int, int, int]]:
-    """The quiet moves of a unit's proof of the gap's root, trying each of its widths in turn
-    until one proves it; if none does, of proofs of the gap's ends, each tried at the run's
-    unit width and then with every move of X. Runs in a worker process."""
-    moves = first_proof(gap.x, gap.o, gap.widths, nodes, prover)
-    if moves is not None:
-        return moves
-    widths = [UNIT_WIDTH[prover], EVERY_MOVE]
-    return [move for x, o in gap.ends
-            for move in first_proof(x, o, widths, nodes, prover) or []]
-
-
-def first_proof(x: int, o: int, widths: list[int], nodes: int,
-                prover: str) -> list[tuple[int, int, int]] | None:
-    """The quiet moves of a unit's proof of `(x, o)` at the first of `widths` that proves
-    it; None if none does."""
-    for width in widths:
-        answer = unit(x, o, nodes, width, prover, moves=True)
-        if answer.result.status == PROVED:
-            return answer.moves
-    return None
-
-
-def proved_move(checkpoint: Checkpoint, x: int, o: int) -> int | None:
-    """A move of X at `(x, o)` into a position the checkpoint holds won; None if none."""
-    for cell in range(len(CUBE.cells)):
-        if not (x | o) >> cell & 1 and checkpoint.settled.get(canonical(x | 1 << cell, o)):
-            return cell
-    return None
-
-
-def unit_root(checkpoint: Checkpoint, line: list[int]) -> tuple[int, int]:
-    """The last position of `line` the checkpoint holds won: the root of the unit whose proof
-    holds the line's end (the upper tree's positions held won have their moves recorded)."""
-    for end in range(len(line), -1, -1):
-        x, o = Board.from_moves(line[:end]).bits
-        if checkpoint.settled.get(canonical(x, o)):
-            return x, o
-    return Board.from_moves(line).bits
-
-
-def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str, nodes: int,
-               out: TextIO, executor: Executor | None = None) -> int:
-    """Walk the strategy from `start` with the checkpoint's quiet moves and write those it
-    uses; 0 when the walk met no gap. The checkpoint keeps the quiet moves of the upper tree
-    only (a unit's would swell it), so where the walk finds no move for X, a move into a
-    position the checkpoint holds won is taken, else the unit whose proof holds it (its last
-    position held won) is proved again (the same prover and width give the same proof within
-    `nodes`, a unit's largest budget: given more nodes, df-pn takes the same path; a unit's
-    position at its recorded width, any other at each width the checkpoint holds) and its
-    quiet moves join; where that fails, or a pass before proved the root again, the gaps
-    themselves are proved (at the run's unit width, then trying every move of X). The walk
-    repeats over the gaps' subtrees until it meets no gap or has nothing left to prove. The
-    walk and the units run through `executor` when one is given."""
-    book = dict(checkpoint.book)
-    widths = sorted({X_WIDTH, *checkpoint.widths.values()})
-    result = walk(start, book, executor=executor)
-    used, failures, walked = set(result.book_used), result.failures, result.positions
-    tried: set[tuple[int, int]] = set()  # unit roots proved again
-    run = map if executor is None else executor.map
-    while True:
-        gaps: dict[tuple[int, int], Gap] = {}
-        added, lost, open_lines = 0, [], []
-        for line in failures:
-            board = Board.from_moves(line)
-            if len(line) % 2 or board.is_over():
-                lost.append(line)  # O's reply won or filled the cube: no proof to take from
-                continue
-            open_lines.append(line)
-            x, o = board.bits
-            cell = proved_move(checkpoint, x, o)
-            if cell is not None:
-                canon, symmetry = CUBE.orient(x, o)
-                added += canon not in book
-                book.setdefault(canon, symmetry[cell])
-                continue
-            root = unit_root(checkpoint, line)
-            if root not in gaps:
-                recorded = checkpoint.width(canonical(*root))
-                again = [] if root in tried else [recorded, *(w for w in widths if w != recorded)]
-                gaps[root] = Gap(*root, again, [])
-            gaps[root].ends.append((x, o))
-        tried |= gaps.keys()
-        for moves in run(partial(prove_again, nodes=nodes, prover=prover), gaps.values()):
-            for x, o, cell in moves:
-                added += (x, o) not in book
-                book.setdefault((x, o), cell)
-        print(f"walked {walked:,} positions, no move at {len(failures):,}; "
-              f"proved again: {added:,} quiet moves", file=out, flush=True)
-        if not failures or (not added and not any(gap.widths for gap in gaps.values())):
-            break
-        # Only the gaps' subtrees can change: walk those again.
-        again = walk_lines(open_lines, book, executor)
-        used |= again.book_used
-        failures, walked = lost + again.failures, again.positions
-    entries = {key: book[key] for key in used}
-    path.write_text(format_entries(entries.items()), encoding="ascii")
-    print(f"wrote {len(entries):,} entries ({path.stat().st_size:,} bytes) to {path}; "
-          f"{len(failures):,} positions not yet proved", file=out)
-    return 0 if not failures else 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,11 +9,14 @@ import pytest
 pytest.importorskip("numba")
 
 from qubic import strategy
+from qubic.checkpoint import Checkpoint
 from qubic.fast_prover import FastProver
 from qubic.geometry import CUBE
 from qubic.notation import parse_cell
+from qubic.proof_unit import last_budget
 from qubic.prover import DISPROVED, PROVED, Prover
-from qubic.solve import Checkpoint, Solver, last_budget, write_book
+from qubic.solve import Solver
+from qubic.strategy_writer import write_book
 from qubic.symmetry import stabilizer
 from qubic.threats import winning_cells
 from qubic.verify import walk

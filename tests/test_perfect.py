@@ -10,11 +10,11 @@ import pytest
 
 from qubic import strategy
 from qubic.board import Board
+from qubic.checkpoint import CHECKPOINT, Checkpoint
 from qubic.geometry import CUBE
 from qubic.notation import format_cell, parse_cell
 from qubic.perfect import PerfectPlayer, called_for, x_move
 from qubic.prover import PROVED, Prover
-from qubic.solve import CHECKPOINT, Checkpoint
 from qubic.threats import ThreatSearch
 from qubic.verify import walk, walk_lines
 from tests.test_prover import QUIET_WIN, bits

@@ -13,10 +13,12 @@ import pytest
 
 from qubic import strategy
 from qubic.board import Board
+from qubic.checkpoint import Checkpoint
 from qubic.geometry import CUBE
 from qubic.notation import parse_cell
 from qubic.prover import DISPROVED, PROVED, X_WIDTH, Prover
-from qubic.solve import Checkpoint, Solver, write_book
+from qubic.solve import Solver
+from qubic.strategy_writer import write_book
 from qubic.verify import walk
 from tests.test_prover import QUIET_WIN, bits
 

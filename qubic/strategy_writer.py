@@ -1,0 +1,132 @@
+"""Writing the strategy book from the solver's checkpoint (`python -m qubic.solve --book`)."""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from functools import partial
+from pathlib import Path
+from typing import NamedTuple, TextIO
+
+from qubic.board import Board
+from qubic.checkpoint import Checkpoint
+from qubic.geometry import CUBE
+from qubic.proof_unit import UNIT_WIDTH, unit
+from qubic.prover import PROVED, X_WIDTH
+from qubic.strategy import format_entries
+from qubic.verify import walk, walk_lines
+
+EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
+# unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000
+
+
+class Gap(NamedTuple):
+    """Positions of the walk without a move for X (`ends`), and the root of the unit whose
+    proof held them, `(x, o)`, with the widths to prove it again at, its recorded one first
+    (none when a pass before proved it again: its proof did not reach the ends)."""
+
+    x: int
+    o: int
+    widths: list[int]
+    ends: list[tuple[int, int]]
+
+
+def prove_again(gap: Gap, nodes: int, prover: str) -> list[tuple[int, int, int]]:
+    """The quiet moves of a unit's proof of the gap's root, trying each of its widths in turn
+    until one proves it; if none does, of proofs of the gap's ends, each tried at the run's
+    unit width and then with every move of X. Runs in a worker process."""
+    moves = first_proof(gap.x, gap.o, gap.widths, nodes, prover)
+    if moves is not None:
+        return moves
+    widths = [UNIT_WIDTH[prover], EVERY_MOVE]
+    return [move for x, o in gap.ends
+            for move in first_proof(x, o, widths, nodes, prover) or []]
+
+
+def first_proof(x: int, o: int, widths: list[int], nodes: int,
+                prover: str) -> list[tuple[int, int, int]] | None:
+    """The quiet moves of a unit's proof of `(x, o)` at the first of `widths` that proves
+    it; None if none does."""
+    for width in widths:
+        answer = unit(x, o, nodes, width, prover, moves=True)
+        if answer.result.status == PROVED:
+            return answer.moves
+    return None
+
+
+def proved_move(checkpoint: Checkpoint, x: int, o: int) -> int | None:
+    """A move of X at `(x, o)` into a position the checkpoint holds won; None if none."""
+    for cell in range(len(CUBE.cells)):
+        if not (x | o) >> cell & 1 and checkpoint.settled.get(CUBE.canonical(x | 1 << cell, o)):
+            return cell
+    return None
+
+
+def unit_root(checkpoint: Checkpoint, line: list[int]) -> tuple[int, int]:
+    """The last position of `line` the checkpoint holds won: the root of the unit whose proof
+    holds the line's end (the upper tree's positions held won have their moves recorded)."""
+    for end in range(len(line), -1, -1):
+        x, o = Board.from_moves(line[:end]).bits
+        if checkpoint.settled.get(CUBE.canonical(x, o)):
+            return x, o
+    return Board.from_moves(line).bits
+
+
+def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str, nodes: int,
+               out: TextIO, executor: Executor | None = None) -> int:
+    """Walk the strategy from `start` with the checkpoint's quiet moves and write those it
+    uses; 0 when the walk met no gap. The checkpoint keeps the quiet moves of the upper tree
+    only (a unit's would swell it), so where the walk finds no move for X, a move into a
+    position the checkpoint holds won is taken, else the unit whose proof holds it (its last
+    position held won) is proved again (the same prover and width give the same proof within
+    `nodes`, a unit's largest budget: given more nodes, df-pn takes the same path; a unit's
+    position at its recorded width, any other at each width the checkpoint holds) and its
+    quiet moves join; where that fails, or a pass before proved the root again, the gaps
+    themselves are proved (at the run's unit width, then trying every move of X). The walk
+    repeats over the gaps' subtrees until it meets no gap or has nothing left to prove. The
+    walk and the units run through `executor` when one is given."""
+    book = dict(checkpoint.book)
+    widths = sorted({X_WIDTH, *checkpoint.widths.values()})
+    result = walk(start, book, executor=executor)
+    used, failures, walked = set(result.book_used), result.failures, result.positions
+    tried: set[tuple[int, int]] = set()  # unit roots proved again
+    run = map if executor is None else executor.map
+    while True:
+        gaps: dict[tuple[int, int], Gap] = {}
+        added, lost, open_lines = 0, [], []
+        for line in failures:
+            board = Board.from_moves(line)
+            if len(line) % 2 or board.is_over():
+                lost.append(line)  # O's reply won or filled the cube: no proof to take from
+                continue
+            open_lines.append(line)
+            x, o = board.bits
+            cell = proved_move(checkpoint, x, o)
+            if cell is not None:
+                canon, symmetry = CUBE.orient(x, o)
+                added += canon not in book
+                book.setdefault(canon, symmetry[cell])
+                continue
+            root = unit_root(checkpoint, line)
+            if root not in gaps:
+                recorded = checkpoint.width(CUBE.canonical(*root))
+                again = [] if root in tried else [recorded, *(w for w in widths if w != recorded)]
+                gaps[root] = Gap(*root, again, [])
+            gaps[root].ends.append((x, o))
+        tried |= gaps.keys()
+        for moves in run(partial(prove_again, nodes=nodes, prover=prover), gaps.values()):
+            for x, o, cell in moves:
+                added += (x, o) not in book
+                book.setdefault((x, o), cell)
+        print(f"walked {walked:,} positions, no move at {len(failures):,}; "
+              f"proved again: {added:,} quiet moves", file=out, flush=True)
+        if not failures or (not added and not any(gap.widths for gap in gaps.values())):
+            break
+        # Only the gaps' subtrees can change: walk those again.
+        again = walk_lines(open_lines, book, executor)
+        used |= again.book_used
+        failures, walked = lost + again.failures, again.positions
+    entries = {key: book[key] for key in used}
+    path.write_text(format_entries(entries.items()), encoding="ascii")
+    print(f"wrote {len(entries):,} entries ({path.stat().st_size:,} bytes) to {path}; "
+          f"{len(failures):,} positions not yet proved", file=out)
+    return 0 if not failures else 1
