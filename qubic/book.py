@@ -7,7 +7,8 @@ A position is found up to symmetry, so one entry serves all its rotations and re
 `python -m qubic.book` rebuilds the file: for each position it plays every kind of reply out
 many times, hard against hard, and keeps the reply that scores best for the side to move.
 `python -m qubic.book --deepen` then chooses the second player's later moves wherever hard,
-moving first, can lead, by whole games of expert against hard.
+moving first, can lead, by whole games of expert against hard, among the replies that level
+perfect would not reject.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from qubic.board import Board, Mark
 from qubic.geometry import CUBE, Orientation
 from qubic.heuristic import NormalPlayer
 from qubic.notation import format_cell, parse_cell
+from qubic.prover import PROVED, Prover
 from qubic.threats import ThreatSearch
 
 BOOK_FILE = "book.txt"
@@ -117,13 +119,35 @@ def kinds(board: Board, cells: Iterable[int]) -> list[int]:
     return list(found.values())
 
 
+def every_kind(board: Board) -> list[int]:
+    """One reply of each kind (the build's candidates)."""
+    return kinds(board, board.legal_moves())
+
+
+def not_shown_lost(board: Board) -> list[int]:
+    """One reply of each kind that level perfect, moving second, would not reject: those its
+    prover does not show lost within `REFUTE_NODES` (every kind, when it shows all lost).
+    Perfect plays expert's move (the book's) only when its prover does not show it lost, so
+    an entry the prover rejects would never be played."""
+    from qubic.perfect import REFUTE_NODES  # perfect reads this book through expert
+
+    replies = every_kind(board)
+    first, second = board.bits[board.first], board.bits[board.turn]
+    prover = Prover()
+    held = [cell for cell in replies
+            if prover.prove(first, second | 1 << cell, REFUTE_NODES).status != PROVED]
+    return held or replies
+
+
 def best_reply(moves: list[int], pool: multiprocessing.pool.Pool, play: Game = play_out,
-               rounds: tuple[int, ...] = ROUNDS) -> tuple[int, list[int]]:
+               rounds: tuple[int, ...] = ROUNDS,
+               candidates_of: Callable[[Board], list[int]] = every_kind) -> tuple[int, list[int]]:
     """The reply with the best score after `moves` in games `play`ed on from it (successive
-    halving over every kind of reply), and its wins, draws and losses for the side to move."""
+    halving over the `candidates_of` the position), and its wins, draws and losses for the
+    side to move."""
     board = Board.from_moves(moves)
     mover = board.turn
-    candidates = kinds(board, board.legal_moves())
+    candidates = candidates_of(board)
     results = {cell: [0, 0, 0] for cell in candidates}
     seed = 0
     for games in rounds:
@@ -170,7 +194,8 @@ def deepen(path: Path, workers: int, deepest: int = DEEPEST) -> None:
     book = entries(text)
     positions: list[list[int]] = [[]]
     with multiprocessing.Pool(workers) as pool:
-        decide = deciding(path, text.splitlines(), pool, against_hard, DEEPEN_ROUNDS)
+        decide = deciding(path, text.splitlines(), pool, against_hard, DEEPEN_ROUNDS,
+                          not_shown_lost)
         for ply in range(deepest + 1):
             positions = [moves for moves in positions if not Board.from_moves(moves).is_over()]
             following = []
@@ -203,13 +228,14 @@ def hard_choices(moves: list[int]) -> set[int]:
 
 
 def deciding(path: Path, lines: list[str], pool: multiprocessing.pool.Pool, play: Game,
-             rounds: tuple[int, ...]) -> Callable[[list[int]], int | None]:
+             rounds: tuple[int, ...], candidates_of: Callable[[Board], list[int]] = every_kind,
+             ) -> Callable[[list[int]], int | None]:
     """A function that chooses the reply after some moves by `best_reply` and adds it to
     `lines`, which it writes to `path` each time (a stopped build keeps what it decided).
     Where even the best reply lost every game, it writes `LOST` and returns None: a book move
     there would only stand in for the game's search, which resists longest."""
     def decide(moves: list[int]) -> int | None:
-        reply, (wins, draws, losses) = best_reply(moves, pool, play, rounds)
+        reply, (wins, draws, losses) = best_reply(moves, pool, play, rounds, candidates_of)
         lost = wins == draws == 0
         text = " ".join(format_cell(m) for m in moves)
         answer = LOST if lost else format_cell(reply)

@@ -5,10 +5,21 @@ import multiprocessing
 from importlib import resources
 
 from qubic.board import Board, Mark
-from qubic.book import BOOK_FILE, LOST, best_reply, book_move, deciding, entries, parse
+from qubic.book import (
+    BOOK_FILE,
+    LOST,
+    best_reply,
+    book_move,
+    deciding,
+    entries,
+    not_shown_lost,
+    parse,
+)
 from qubic.geometry import CUBE
 from qubic.levels import make_player
 from qubic.notation import parse_cell
+from qubic.perfect import REFUTE_NODES
+from qubic.prover import PROVED, Prover
 from tests.scripted import moves
 
 ENTRIES = list(parse(resources.files("qubic").joinpath(BOOK_FILE).read_text(encoding="utf-8")))
@@ -111,3 +122,28 @@ def test_a_position_where_every_reply_lost_is_written_lost_and_answered_by_none(
     assert text.splitlines()[2].startswith(f"111 114 144 -> {LOST}  # 0 0 ")
     found = entries(text)
     assert len(found) == 2 and list(found.values()).count(None) == 1
+
+
+# Level perfect's prover shows this reply lost within its budget, though its games went well.
+REJECTED_LINE, REJECTED = "111 114 441 144 444 222 322", "223"
+
+
+def o_wins_after_the_rejected_reply(line: list[int], seed: int) -> Mark | None:
+    """A stand-in game: O wins after the rejected reply (or an image of it), else X."""
+    board = Board.from_moves(moves(REJECTED_LINE))
+    return Mark.O if CUBE.canonical(*Board.from_moves(line).bits) == after(
+        board, parse_cell(REJECTED)) else Mark.X
+
+
+def test_deepen_never_chooses_a_reply_that_perfect_would_reject(tmp_path):
+    board = Board.from_moves(moves(REJECTED_LINE))
+    first, second = board.bits[board.first], board.bits[board.turn]
+    rejected = Prover().prove(first, second | 1 << parse_cell(REJECTED), REFUTE_NODES)
+    assert rejected.status == PROVED
+    with multiprocessing.Pool(1) as pool:
+        assert best_reply(moves(REJECTED_LINE), pool, o_wins_after_the_rejected_reply,
+                          (1,))[1] == [1, 0, 0]  # every kind: the rejected reply wins
+        decide = deciding(tmp_path / "book.txt", [], pool, o_wins_after_the_rejected_reply,
+                          (1,), not_shown_lost)
+        assert decide(moves(REJECTED_LINE)) is None  # what is left lost its games
+    assert f"{REJECTED_LINE} -> {LOST}" in (tmp_path / "book.txt").read_text(encoding="utf-8")
