@@ -7,9 +7,7 @@ end the journal is folded into the compact file. Both hold one record a line, bi
     U x o pn dn [w [n]]  a unit left unknown    B x o cell   a quiet X move of the upper tree
     T seconds      the units' CPU time over every run so far (the latest record counts)
 A unit's record ends with the number of X's moves it tried at each position (the compact file
-leaves it out where it is 3, the first runs') and, left unknown, the nodes it was given. A unit
-that failed or was left unknown runs again when it tried fewer moves than the run's; one left
-unknown runs again with 4 times its nodes, twice, before the upper tree expands it.
+leaves it out where it is 3, the first runs') and, left unknown, the nodes it was given.
 """
 
 from __future__ import annotations
