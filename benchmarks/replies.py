@@ -19,7 +19,7 @@ from functools import partial
 from bench import table
 
 from qubic.board import Board, Mark
-from qubic.book import against_hard, kinds
+from qubic.book import against_hard, every_kind
 from qubic.levels import LEVELS
 from qubic.notation import format_cell, parse_cell
 
@@ -52,7 +52,7 @@ def main() -> None:
         board.push(cell)
     if board.turn is not Mark.O or board.is_over():
         parser.error("the moves must leave the second player to move in an unfinished game")
-    replies = args.replies or kinds(board, board.legal_moves())
+    replies = args.replies or every_kind(board)
     if not set(replies) <= set(board.legal_moves()):
         parser.error("every reply must be an empty cell")
     tasks = [([*moves, reply], args.seed + game) for reply in replies for game in range(args.games)]
