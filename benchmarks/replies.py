@@ -6,7 +6,9 @@ hard: how a book entry was chosen, measured with more games or with level perfec
 
 Each reply is played out in `--games` whole games, hard as X against `--level` as O, each game
 in another rotation of the position (hard breaks ties by cell order, so rotations play apart),
-the same seeds for every reply. Prints a Markdown table, best score (wins less losses) first.
+the same seeds for every reply. Prints a Markdown table, best score (wins less losses) first,
+with the replies level perfect would reject (its prover shows them lost, so it plays another
+move there, and `--deepen` leaves them out unless it shows every reply lost).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from functools import partial
 from bench import table
 
 from qubic.board import Board, Mark
-from qubic.book import against_hard, every_kind
+from qubic.book import against_hard, every_kind, shown_lost
 from qubic.levels import LEVELS
 from qubic.notation import format_cell, parse_cell
 
@@ -27,6 +29,11 @@ from qubic.notation import format_cell, parse_cell
 def cells(text: str) -> list[int]:
     """Cells typed as `111 114` (or `1,1,1 1,1,4`), for argparse."""
     return [parse_cell(cell) for cell in text.split()]
+
+
+def rejected(moves: list[int], reply: int) -> bool:
+    """Whether level perfect would reject `reply` after `moves` (its prover shows it lost)."""
+    return shown_lost(Board.from_moves(moves), reply)
 
 
 def main() -> None:
@@ -59,12 +66,14 @@ def main() -> None:
     start = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         winners = pool.starmap(partial(against_hard, level=args.level), tasks)
+        lost = dict(zip(replies, pool.starmap(rejected, [(moves, reply) for reply in replies])))
     results = {reply: [0, 0, 0] for reply in replies}
     for (line, _), winner in zip(tasks, winners):
         results[line[-1]][[Mark.O, None, Mark.X].index(winner)] += 1
     ranked = sorted(replies, key=lambda reply: results[reply][2] - results[reply][0])
-    print(table(["reply", "won", "drawn", "lost"],
-                [[format_cell(reply), *results[reply]] for reply in ranked]))
+    print(table(["reply", "won", "drawn", "lost", "perfect rejects"],
+                [[format_cell(reply), *results[reply], "yes" if lost[reply] else ""]
+                 for reply in ranked]))
     print(f"\n{len(tasks)} games of {args.level} (O) against hard (X) in "
           f"{time.perf_counter() - start:.0f} s")
 

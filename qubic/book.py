@@ -124,18 +124,22 @@ def every_kind(board: Board) -> list[int]:
     return kinds(board, board.legal_moves())
 
 
-def not_shown_lost(board: Board) -> list[int]:
-    """One reply of each kind that level perfect, moving second, would not reject: those its
-    prover does not show lost within `REFUTE_NODES` (every kind, when it shows all lost).
-    Perfect plays expert's move (the book's) only when its prover does not show it lost, so
-    an entry the prover rejects would never be played."""
+def shown_lost(board: Board, reply: int, prover: Prover | None = None) -> bool:
+    """Whether level perfect's prover shows the second player's `reply` lost within
+    `REFUTE_NODES`: perfect never plays such a reply while another is not shown lost."""
     from qubic.perfect import REFUTE_NODES  # perfect reads this book through expert
 
-    replies = every_kind(board)
     first, second = board.bits[board.first], board.bits[board.turn]
+    return (prover or Prover()).prove(first, second | 1 << reply, REFUTE_NODES).status == PROVED
+
+
+def not_shown_lost(board: Board) -> list[int]:
+    """One reply of each kind that level perfect, moving second, would not reject (every
+    kind, when it shows all lost). Perfect plays expert's move (the book's) only when its
+    prover does not show it lost, so an entry the prover rejects would never be played."""
+    replies = every_kind(board)
     prover = Prover()
-    held = [cell for cell in replies
-            if prover.prove(first, second | 1 << cell, REFUTE_NODES).status != PROVED]
+    held = [cell for cell in replies if not shown_lost(board, cell, prover)]
     return held or replies
 
 
