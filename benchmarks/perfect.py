@@ -8,6 +8,7 @@ targets are every game won, median under 5 ms, none over 200 ms); perfect as O a
 normal, easy and classic as X (the targets: two games in three won against hard, none lost
 against the others). Each game is seeded, so two runs play the same games (timings aside),
 unless --unseeded: then every player draws its own seed and each run plays new games.
+`--level expert` puts expert in perfect's seat (the issue's targets as O are for both).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 from bench import table
 
 from qubic.board import Board, Mark
-from qubic.levels import make_player
+from qubic.levels import LEVELS, make_player
 from qubic.player import Player
 
 SEED = 2026
@@ -40,15 +41,17 @@ def play(x: Player, o: Player, timed: Mark) -> tuple[Mark | None, list[float]]:
     return board.winner, times
 
 
-def series(games: int, against: list[str], side: Mark, seeded: bool = True) -> str:
-    """Perfect playing `side` against each level of `against` it meets from that side."""
+def series(games: int, against: list[str], side: Mark, seeded: bool = True,
+           player: str = "perfect") -> str:
+    """`player` (a level) playing `side` against each level of `against` it meets from that
+    side."""
     rows = []
     opponents = X_OPPONENTS if side is Mark.X else O_OPPONENTS
-    for level in [level for level in opponents if level in against]:
+    for opponent in [level for level in opponents if level in against]:
         results = {Mark.X: 0, Mark.O: 0, None: 0}
         times: list[float] = []
         for game in range(games):
-            names = ("perfect", level) if side is Mark.X else (level, "perfect")
+            names = (player, opponent) if side is Mark.X else (opponent, player)
             x, o = (make_player(name, SEED + 1000 * seat + game if seeded else None)
                     for seat, name in enumerate(names))
             winner, took = play(x, o, side)
@@ -56,12 +59,12 @@ def series(games: int, against: list[str], side: Mark, seeded: bool = True) -> s
             times += took
             print(f"  {names[0]} v {names[1]}, game {game + 1}: "
                   f"{'draw' if winner is None else winner.name + ' wins'}", flush=True)
-        rows.append([level, games, results[side], results[side.other], results[None],
+        rows.append([opponent, games, results[side], results[side.other], results[None],
                      f"{statistics.median(times):.1f}", f"{max(times):.1f}"])
-    title = f"### Perfect as {side.name}{'' if seeded else ', unseeded'}"
+    title = f"### {player.capitalize()} as {side.name}{'' if seeded else ', unseeded'}"
     return f"{title}\n\n" + table(
-        ["against", "games", "perfect wins", "perfect loses", "draws", "median ms", "max ms"],
-        rows)
+        ["against", "games", f"{player} wins", f"{player} loses", "draws", "median ms",
+         "max ms"], rows)
 
 
 def main() -> None:
@@ -70,12 +73,15 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", default=["x", "o"], choices=["x", "o"])
     parser.add_argument("--against", nargs="+", default=X_OPPONENTS,
                         choices=X_OPPONENTS, help="the opponents (default all)")
+    parser.add_argument("--level", default="perfect", choices=sorted(LEVELS),
+                        help="the level in perfect's seat (default: perfect; expert plays "
+                             "the same games with the opening book and no prover)")
     parser.add_argument("--unseeded", action="store_true",
                         help="let every player draw its own seed: new games each run")
     args = parser.parse_args()
     for name in args.only:
         side = Mark.X if name == "x" else Mark.O
-        print(series(args.games, args.against, side, not args.unseeded), end="\n\n",
+        print(series(args.games, args.against, side, not args.unseeded, args.level), end="\n\n",
               flush=True)
 
 
