@@ -75,7 +75,7 @@ def main() -> None:
                         choices=X_OPPONENTS, help="the opponents (default all)")
     parser.add_argument("--level", default="perfect", choices=sorted(LEVELS),
                         help="the level in perfect's seat (default: perfect; expert plays "
-                             "the same games with the opening book and no prover)")
+                             "the same games, its prover checking only its own candidates)")
     parser.add_argument("--unseeded", action="store_true",
                         help="let every player draw its own seed: new games each run")
     args = parser.parse_args()

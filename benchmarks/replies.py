@@ -21,9 +21,10 @@ from functools import partial
 from bench import table
 
 from qubic.board import Board, Mark
-from qubic.book import against_hard, every_kind, shown_lost
+from qubic.book import against_hard, every_kind
 from qubic.levels import LEVELS
 from qubic.notation import format_cell, parse_cell
+from qubic.prover import shown_lost
 
 
 def cells(text: str) -> list[int]:
@@ -33,7 +34,8 @@ def cells(text: str) -> list[int]:
 
 def rejected(moves: list[int], reply: int) -> bool:
     """Whether level perfect would reject `reply` after `moves` (its prover shows it lost)."""
-    return shown_lost(Board.from_moves(moves), reply)
+    board = Board.from_moves(moves)
+    return shown_lost(board.bits[board.first], board.bits[board.turn] | 1 << reply)
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ from qubic.board import Board, Mark
 from qubic.geometry import CUBE, Orientation
 from qubic.heuristic import NormalPlayer
 from qubic.notation import format_cell, parse_cell
-from qubic.prover import PROVED, Prover
+from qubic.prover import Prover, shown_lost
 from qubic.threats import ThreatSearch
 
 BOOK_FILE = "book.txt"
@@ -124,22 +124,13 @@ def every_kind(board: Board) -> list[int]:
     return kinds(board, board.legal_moves())
 
 
-def shown_lost(board: Board, reply: int, prover: Prover | None = None) -> bool:
-    """Whether level perfect's prover shows the second player's `reply` lost within
-    `REFUTE_NODES`: perfect never plays such a reply while another is not shown lost."""
-    from qubic.perfect import REFUTE_NODES  # perfect reads this book through expert
-
-    first, second = board.bits[board.first], board.bits[board.turn]
-    return (prover or Prover()).prove(first, second | 1 << reply, REFUTE_NODES).status == PROVED
-
-
 def not_shown_lost(board: Board) -> list[int]:
     """One reply of each kind that level perfect, moving second, would not reject (every
     kind, when it shows all lost). Perfect plays expert's move (the book's) only when its
     prover does not show it lost, so an entry the prover rejects would never be played."""
     replies = every_kind(board)
-    prover = Prover()
-    held = [cell for cell in replies if not shown_lost(board, cell, prover)]
+    first, second, prover = board.bits[board.first], board.bits[board.turn], Prover()
+    held = [cell for cell in replies if not shown_lost(first, second | 1 << cell, prover)]
     return held or replies
 
 

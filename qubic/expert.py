@@ -6,7 +6,9 @@ threats, trying every refutation (an AND/OR search, deepened one setup at a time
 budget, with a table of refuted positions). With no such win, it ranks its candidate moves the
 way hard does, drops those after which the opponent has such a win of its own, and plays out
 the rest (hard for both sides, in the manner of Tesauro and Galperin's rollouts): the move
-whose playouts score best is played. The first moves come from the opening book.
+whose playouts score best is played. Moving second on the 4x4x4 cube, where the first player
+wins, it plays the best of its candidates that the prover does not show lost
+(`prover.shown_lost`). The first moves come from the opening book.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from typing import TYPE_CHECKING
 from qubic import hard
 from qubic.board import Board, iter_bits
 from qubic.book import book_move
+from qubic.geometry import CUBE
 from qubic.hard import defences, defend, forced_move, quiet_ranking
 from qubic.heuristic import position_rng, score_cells
 from qubic.player import Reply
+from qubic.prover import Prover, shown_lost
 from qubic.threats import (
     OutOfBudget,
     ThreatSearch,
@@ -120,10 +124,12 @@ class SetupSearch:
 
 class ExpertPlayer:
     """Hard's play plus setup wins, setup defence, playouts and the opening book;
-    reproducible by seed within budget."""
+    reproducible by seed within budget. `vet`: moving second on the cube, pass over the
+    candidates the prover shows lost (level perfect, which weighs every move, does not)."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, vet: bool = True) -> None:
         self.seed = random.randrange(2**32) if seed is None else seed
+        self.vet = vet
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
         limit = SECONDS if seconds is None else seconds
@@ -131,7 +137,7 @@ class ExpertPlayer:
         nodes = NODES if seconds is None else None
         threats = ThreatSearch(nodes, limit * PROOF_SHARE, board.geometry)
         share: Share = (nodes and int(nodes * ATTACK_SHARE), limit * PROOF_SHARE * ATTACK_SHARE)
-        return Reply(decide(board, threats, share, self.seed, deadline))
+        return Reply(decide(board, threats, share, self.seed, deadline, self.vet))
 
 
 if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the solver, lacks `|`
@@ -139,9 +145,10 @@ if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the sol
 
 
 def decide(board: Board, threats: ThreatSearch, share: Share, seed: int,
-           deadline: float) -> int:
+           deadline: float, vet: bool = True) -> int:
     """The expert level's move for the side to move (the board is not changed); `share` is
-    the part of the budget our own setup search may use, `deadline` when the move is due."""
+    the part of the budget our own setup search may use, `deadline` when the move is due,
+    `vet` whether to pass over candidates the prover shows lost (second on the cube)."""
     move = book_move(board)
     if move is not None:
         return move
@@ -165,8 +172,24 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int,
             candidates = quiet_ranking(threats, me, you, scores, position_rng(seed, board))
     except OutOfBudget:
         return ranked[0]
-    return choose_by_playouts(board, threats, shortlist(setups, me, you, candidates), seed,
-                              deadline)
+    ranking = rank_by_playouts(board, threats, shortlist(setups, me, you, candidates), seed,
+                               deadline)
+    if vet and board.geometry is CUBE and board.turn is not board.first:
+        return first_not_shown_lost(you, me, ranking + [c for c in candidates if c not in ranking],
+                              deadline) or ranking[0]
+    return ranking[0]
+
+
+def first_not_shown_lost(x: int, o: int, cells: list[int], deadline: float) -> int | None:
+    """The first of O's `cells` (O to move at `(x, o)` on the cube; best first) that the
+    prover does not show lost, None if it shows them all lost. No check starts after
+    `deadline` (`time.perf_counter`) or runs past it; an unfinished check shows nothing."""
+    prover = Prover()
+    for cell in cells:
+        seconds = deadline - time.perf_counter()
+        if seconds <= 0 or not shown_lost(x, o | 1 << cell, prover, seconds):
+            return cell
+    return None
 
 
 def safe_defences(threats: ThreatSearch, me: int, you: int, ranked: list[int],
@@ -205,20 +228,22 @@ def shortlist(setups: SetupSearch, me: int, you: int, candidates: list[int]) -> 
     return [cell for cell in safe if cell not in lost] or safe
 
 
-def choose_by_playouts(board: Board, threats: ThreatSearch, candidates: list[int],
-                       seed: int, deadline: float) -> int:
-    """The candidate whose playouts (the game played out by hard for both sides) score best
-    for the side to move: a win 1, a draw 0, a loss -1; earlier candidates win ties.
+def rank_by_playouts(board: Board, threats: ThreatSearch, candidates: list[int],
+                     seed: int, deadline: float) -> list[int]:
+    """The candidates, best first, by how their playouts (the game played out by hard for
+    both sides) score for the side to move: a win 1, a draw 0, a loss -1; earlier candidates
+    win ties, and those dropped in a later round rank above those dropped earlier.
 
     Symmetric candidates are played out apart: hard breaks ties by cell order, so it need not
     answer two images of a position alike. Successive halving: each round plays every
     remaining candidate out a few more times with fresh seeds, then keeps the better half.
     No round starts that would take the playouts past PLAYOUT_NODES at the rate so far (early
     in the game, when playouts are long, there are fewer rounds), and a round that overruns
-    it anyway, or the time safety net, is abandoned: the best after the last whole round is
-    played."""
+    it anyway, or the time safety net, is abandoned: the ranking after the last whole round
+    stands."""
     mark = board.turn
     remaining = list(candidates)
+    dropped: list[int] = []
     totals = dict.fromkeys(remaining, 0)
     played = done = 0  # playouts per remaining candidate, and in all
     start = threats.nodes
@@ -236,10 +261,11 @@ def choose_by_playouts(board: Board, threats: ThreatSearch, candidates: list[int
                     totals[cell] += 0 if winner is None else 1 if winner is mark else -1
                     done += 1
             except OutOfBudget:
-                return remaining[0]  # the best after the last whole round
+                return remaining + dropped  # the ranking after the last whole round
             finally:
                 board.pop()
         played += PLAYOUTS_PER_ROUND
         remaining.sort(key=lambda c: -totals[c])  # stable: earlier candidates win ties
-        remaining = remaining[:max(1, len(remaining) // 2)]
-    return remaining[0]
+        keep = max(1, len(remaining) // 2)
+        remaining, dropped = remaining[:keep], remaining[keep:] + dropped
+    return remaining + dropped

@@ -17,7 +17,8 @@ rules of the proof:
 
 `Prover.prove` searches one position within a budget of expanded nodes; `strategy` then lists
 the proof's quiet X moves: positions where X neither wins, nor blocks, nor has a forced win
-by threats, with the move that wins there.
+by threats, with the move that wins there. `shown_lost` and `least_lost` judge O's moves by
+short searches: the rule the levels that move second on the cube play by.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ FULL = CUBE.full_mask
 CELL_LINES = CUBE.cell_line_masks
 LEAF_NODES = 20_000  # threat-search positions for one leaf test: the perfect level's reach
 X_WIDTH = 3  # X's quiet moves tried at a position, best ranked first: a proof needs one
+REFUTE_NODES = 2_000  # expansions spent showing one of O's moves lost
 
 PROVED = "proved"
 DISPROVED = "disproved"
@@ -120,12 +122,14 @@ class Prover:
         self.moves: dict[tuple[int, int], int] = {}  # proved OR node -> its winning move
         self.expanded = 0
         self._limit = 0
+        self._deadline: float | None = None
         self._children: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
 
-    def prove(self, x: int, o: int, nodes: int) -> Result:
-        """Search `(x, o)` for at most `nodes` more expansions."""
+    def prove(self, x: int, o: int, nodes: int, seconds: float | None = None) -> Result:
+        """Search `(x, o)` for at most `nodes` more expansions (and about `seconds`)."""
         start, first = time.perf_counter(), self.expanded
         self._limit = self.expanded + nodes
+        self._deadline = None if seconds is None else start + seconds
         group = stabilizer(CUBE, x, o)
         pn, dn = self._mid(x, o, group, INF, INF)
         return Result(status(pn, dn), pn, dn, self.expanded - first,
@@ -150,6 +154,8 @@ class Prover:
             return known
         if key not in self._children:
             self.expanded += 1
+            if self._deadline is not None and time.perf_counter() > self._deadline:
+                self._limit = self.expanded  # out of time: every loop ends as if out of nodes
             verdict = self.settle(x, o)
             if verdict is not None:
                 self.table[key] = verdict
@@ -252,6 +258,46 @@ class Prover:
         if line is not None:
             cells = [c for c in cells if not _still_wins(line, x, o, c)]
         return [(c, x, o | 1 << c) for c in ranked_cells(o, x, cells)]
+
+
+def shown_lost(x: int, o: int, prover: Prover | None = None,
+               seconds: float | None = None) -> bool:
+    """Whether O's move that left `(x, o)`, X to move, is shown lost: X's win proved within
+    REFUTE_NODES expansions (and about `seconds`)."""
+    return (prover or Prover()).prove(x, o, REFUTE_NODES, seconds).status == PROVED
+
+
+def least_lost(x: int, o: int, cells: list[int], deadline: float) -> int:
+    """O's move among `cells` (O to move at `(x, o)`; best first): the first shown to hold
+    against X's best moves, else the first not shown lost, else the one whose loss took the
+    most expansions to show. Every cell is first tested for X's forced win by threats alone
+    (one expansion, cheap, and how most moves lose); those that pass then get the rest of
+    REFUTE_NODES. No test but the first cell's starts after `deadline` (`time.perf_counter`):
+    a cell that missed the first test is left out, one that missed the second is not shown
+    lost."""
+    prover = Prover()
+    lost: dict[int, int] = {}  # cells shown lost -> the expansions that took
+
+    def holds(cell: int, nodes: int) -> bool:
+        """Whether `cell` is shown to hold within `nodes` more expansions."""
+        result = prover.prove(x, o | 1 << cell, nodes)
+        if result.status == PROVED:
+            lost[cell] = lost.get(cell, 0) + result.expanded
+        return result.status == DISPROVED
+
+    survivors = []
+    for cell in cells:
+        if cell != cells[0] and time.perf_counter() > deadline:
+            break
+        if holds(cell, 1):
+            return cell
+        if cell not in lost:
+            survivors.append(cell)
+    for cell in survivors:
+        if time.perf_counter() < deadline and holds(cell, REFUTE_NODES - 1):
+            return cell
+    still_open = [cell for cell in survivors if cell not in lost]
+    return still_open[0] if still_open else max(lost, key=lambda cell: lost[cell])
 
 
 def _still_wins(line: list[int], me: int, you: int, cell: int) -> bool:

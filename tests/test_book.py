@@ -14,11 +14,11 @@ from qubic.book import (
     entries,
     not_shown_lost,
     parse,
-    shown_lost,
 )
 from qubic.geometry import CUBE
 from qubic.levels import make_player
 from qubic.notation import parse_cell
+from qubic.prover import shown_lost
 from tests.scripted import moves
 
 ENTRIES = list(parse(resources.files("qubic").joinpath(BOOK_FILE).read_text(encoding="utf-8")))
@@ -135,7 +135,8 @@ def o_wins_after_the_rejected_reply(line: list[int], seed: int) -> Mark | None:
 
 
 def test_deepen_never_chooses_a_reply_that_perfect_would_reject(tmp_path):
-    assert shown_lost(Board.from_moves(moves(REJECTED_LINE)), parse_cell(REJECTED))
+    board = Board.from_moves(moves(REJECTED_LINE))
+    assert shown_lost(board.bits[board.first], board.bits[board.turn] | 1 << parse_cell(REJECTED))
     with multiprocessing.Pool(1) as pool:
         assert best_reply(moves(REJECTED_LINE), pool, o_wins_after_the_rejected_reply,
                           (1,))[1] == [1, 0, 0]  # every kind: the rejected reply wins

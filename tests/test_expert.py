@@ -8,6 +8,7 @@ from qubic.board import Board
 from qubic.hard import holds
 from qubic.levels import make_player
 from qubic.notation import format_cell, parse_cell
+from qubic.prover import shown_lost
 from qubic.threats import ThreatSearch, new_threats
 
 # A game hard (X) won against an earlier expert (O); positions along it are the test cases.
@@ -107,3 +108,14 @@ def test_expert_stops_a_forced_win_for_good_where_hard_can():
         assert ThreatSearch().forced_win(you, me) is not None
         cell = make_player("expert", seed=1).choose(board.copy()).cell
         assert holds(ThreatSearch(400_000), me, you, cell), (text, format_cell(cell))
+
+
+def test_expert_moving_second_passes_over_its_choices_the_prover_shows_lost():
+    # From a game normal (X) won against expert: here expert's playouts chose 322, which the
+    # prover shows lost in about a hundred expansions, as it does expert's other shortlisted
+    # defences; 444, further down expert's candidates, is the one move it does not.
+    board = replay(["333", "332", "233", "223", "433", "133", "441", "111", "144"])
+    x, o = board.bits[board.first], board.bits[board.turn]
+    assert shown_lost(x, o | 1 << parse_cell("322"))
+    cell = make_player("expert", seed=3027).choose(board.copy()).cell
+    assert not shown_lost(x, o | 1 << cell), format_cell(cell)

@@ -1,9 +1,11 @@
 """The df-pn prover and the symmetries it merges positions by."""
 
+import time
+
 from qubic.board import Board
 from qubic.geometry import CUBE
 from qubic.notation import parse_cell
-from qubic.prover import DISPROVED, PROVED, UNKNOWN, Prover
+from qubic.prover import DISPROVED, PROVED, UNKNOWN, Prover, least_lost, shown_lost
 from qubic.symmetry import orbit_representatives, stabilizer
 from qubic.threats import ThreatSearch, winning_cells
 
@@ -64,3 +66,22 @@ def test_the_budget_stops_the_search():
     result = Prover().prove(0, 0, 50)
     assert result.status == UNKNOWN
     assert 50 <= result.expanded <= 60
+
+
+def test_the_time_budget_stops_the_search():
+    result = Prover().prove(0, 0, 1_000_000, seconds=0.0)
+    assert result.status == UNKNOWN
+    assert result.expanded <= 2
+
+
+def test_least_lost_prefers_a_move_not_shown_lost_then_the_one_longest_to_refute():
+    # O to move in a game normal (X) won against expert: 134 loses at once to a forced win by
+    # threats, 322 after about a hundred expansions, and 444 is not shown lost.
+    x, o = bits("333 332 233 223 433 133 441 111 144")
+    at_once, later, still_open = (parse_cell(c) for c in ("134", "322", "444"))
+    assert Prover().prove(x, o | 1 << at_once, 1).status == PROVED
+    assert shown_lost(x, o | 1 << later) and not shown_lost(x, o | 1 << still_open)
+    deadline = time.perf_counter() + 3
+    assert least_lost(x, o, [at_once, later, still_open], deadline) == still_open
+    assert least_lost(x, o, [at_once, later], deadline) == later
+    assert least_lost(x, o, [later, at_once], deadline) == later
