@@ -175,8 +175,8 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int,
     ranking = rank_by_playouts(board, threats, shortlist(setups, me, you, candidates), seed,
                                deadline)
     if vet and board.geometry is CUBE and board.turn is not board.first:
-        return first_not_shown_lost(you, me, ranking + [c for c in candidates if c not in ranking],
-                              deadline) or ranking[0]
+        rest = [cell for cell in candidates if cell not in ranking]
+        return first_not_shown_lost(you, me, ranking + rest, deadline) or ranking[0]
     return ranking[0]
 
 
