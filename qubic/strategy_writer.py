@@ -1,4 +1,11 @@
-"""Writing the strategy book from the solver's checkpoint (`python -m qubic.solve --book`)."""
+"""Writing the strategy book from the solver's checkpoint (`python -m qubic.solve --book`).
+
+The book is the quiet moves of a walk of the strategy, as the verifier walks it. Where X has a
+win with one setup (a quiet move after which every reply of O leaves X a forced win by
+threats), the walk plays it before the proof's move: the line ends there, where the proof's
+move, chosen by df-pn for being proved first, not for a small strategy, may need many more
+entries below it.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +16,39 @@ from typing import NamedTuple, TextIO
 
 from qubic.board import Board
 from qubic.checkpoint import Checkpoint
-from qubic.geometry import CUBE
+from qubic.expert import SetupSearch
+from qubic.geometry import CUBE, Orientation
+from qubic.perfect import x_move
 from qubic.proof_unit import UNIT_WIDTH, unit
 from qubic.prover import PROVED, X_WIDTH
-from qubic.strategy import format_entries
+from qubic.strategy import Entries, format_entries, lookup
+from qubic.threats import OutOfBudget, ThreatSearch
 from qubic.verify import walk, walk_lines
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
 # unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000
+
+
+SETUPS = 1  # the most setups of the wins the walk plays before the proof's moves
+SETUP_NODES = 2_000_000  # threat-search positions for each of those searches
+
+
+def setup_first(x: int, o: int, book: Entries, orientation: Orientation | None = None,
+                setups: int = SETUPS) -> tuple[int, str] | None:
+    """X's move as the book's walk plays it, and why: a win, a block or a forced win by
+    threats as level perfect finds them, else a win with at most `setups` setups ('setup'),
+    else the book's move; None if there is none of them."""
+    move = x_move(x, o, {})
+    if move is None:
+        try:
+            cell = SetupSearch(ThreatSearch(SETUP_NODES)).forced_win(x, o, setups)
+        except OutOfBudget:
+            cell = None
+        move = None if cell is None else (cell, "setup")
+    if move is None:
+        cell = lookup(book, x, o, orientation)
+        move = None if cell is None else (cell, "book")
+    return move
 
 
 class Gap(NamedTuple):
@@ -72,22 +104,25 @@ def unit_root(checkpoint: Checkpoint, line: list[int]) -> tuple[int, int]:
 
 
 def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str, nodes: int,
-               out: TextIO, executor: Executor | None = None) -> int:
-    """Walk the strategy from `start` with the checkpoint's quiet moves and write those it
-    uses; 0 when the walk met no gap. The checkpoint keeps the quiet moves of the upper tree
-    only (a unit's would swell it), so where the walk finds no move for X, a move into a
-    position the checkpoint holds won is taken, else the unit whose proof holds it (its last
-    position held won) is proved again (the same prover and width give the same proof within
-    `nodes`, a unit's largest budget: given more nodes, df-pn takes the same path; a unit's
-    position at its recorded width, any other at each width the checkpoint holds) and its
-    quiet moves join; where that fails, or a pass before proved the root again, the gaps
-    themselves are proved (at the run's unit width, then trying every move of X). The walk
-    repeats over the gaps' subtrees until it meets no gap or has nothing left to prove. The
-    walk and the units run through `executor` when one is given."""
+               out: TextIO, executor: Executor | None = None, setups: int = SETUPS) -> int:
+    """Walk the strategy from `start` with the checkpoint's quiet moves, X playing a win with
+    at most `setups` setups before them (`setup_first`; 0, the proof's moves alone), and write
+    the quiet moves it plays; 0 when the walk met no gap. The checkpoint keeps the quiet
+    moves of the upper tree only (a unit's would swell it), so where the walk finds no move
+    for X, a move into a position the checkpoint holds won is taken, else the unit whose
+    proof holds it (its last position held won) is proved again (the same prover and width
+    give the same proof within `nodes`, a unit's largest budget: given more nodes, df-pn
+    takes the same path; a unit's position at its recorded width, any other at each width
+    the checkpoint holds) and its quiet moves join; where that fails, or a pass before proved
+    the root again, the gaps themselves are proved (at the run's unit width, then trying
+    every move of X). The walk repeats over the gaps' subtrees until it meets no gap or has
+    nothing left to prove. The walk and the units run through `executor` when one is
+    given."""
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
-    result = walk(start, book, executor=executor)
-    used, failures, walked = set(result.book_used), result.failures, result.positions
+    mover = partial(setup_first, setups=setups) if setups else x_move
+    result = walk(start, book, executor=executor, mover=mover)
+    quiet, failures, walked = dict(result.quiet), result.failures, result.positions
     tried: set[tuple[int, int]] = set()  # unit roots proved again
     run = map if executor is None else executor.map
     while True:
@@ -122,11 +157,10 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
         if not failures or (not added and not any(gap.widths for gap in gaps.values())):
             break
         # Only the gaps' subtrees can change: walk those again.
-        again = walk_lines(open_lines, book, executor)
-        used |= again.book_used
+        again = walk_lines(open_lines, book, executor, mover=mover)
+        quiet |= again.quiet
         failures, walked = lost + again.failures, again.positions
-    entries = {key: book[key] for key in used}
-    path.write_text(format_entries(entries.items()), encoding="ascii")
-    print(f"wrote {len(entries):,} entries ({path.stat().st_size:,} bytes) to {path}; "
+    path.write_text(format_entries(quiet.items()), encoding="ascii")
+    print(f"wrote {len(quiet):,} entries ({path.stat().st_size:,} bytes) to {path}; "
           f"{len(failures):,} positions not yet proved", file=out)
     return 0 if not failures else 1

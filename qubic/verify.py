@@ -15,6 +15,7 @@ import argparse
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -22,22 +23,26 @@ from pathlib import Path
 
 from qubic import strategy
 from qubic.board import Board
-from qubic.geometry import CUBE
+from qubic.geometry import CUBE, Orientation
 from qubic.notation import format_cell, parse_cell
 from qubic.perfect import x_move
 from qubic.symmetry import line_profile, orbit_representatives, stabilizer
 from qubic.threats import lowest, winning_cells
 
+Mover = Callable[[int, int, strategy.Entries, Orientation | None], tuple[int, str] | None]
+QUIET = ("book", "setup")  # the reasons of the quiet moves a book must hold
+
 
 @dataclass
 class Walk:
     """What a walk met: X-to-move positions by how X answered them, the failures (each as the
-    moves from the start of the walk), the book entries it used, and O's replies that were
-    not walked because they leave X a win at once (not blocking X's three)."""
+    moves from the start of the walk), the quiet moves X played (a book of them), and O's
+    replies that were not walked because they leave X a win at once (not blocking X's
+    three)."""
 
     answered: Counter[str] = field(default_factory=Counter)
     failures: list[list[int]] = field(default_factory=list)
-    book_used: set[tuple[int, int]] = field(default_factory=set)  # canonical positions
+    quiet: strategy.Entries = field(default_factory=dict)
     lost_at_once: int = 0
     seconds: float = 0.0
     frontier: list[list[int]] = field(default_factory=list)  # lines left for other walks
@@ -59,41 +64,36 @@ def _moves(path: Trail) -> list[int]:
 
 
 def walk(moves: list[int], book: strategy.Entries, limit: int | None = None,
-         executor: Executor | None = None) -> Walk:
+         executor: Executor | None = None, mover: Mover = x_move) -> Walk:
     """Walk the strategy from the position after `moves` (X to move), or from the first
     `limit` positions of it, as `walk_lines` does from one line."""
-    return walk_lines([moves], book, executor, limit)
+    return walk_lines([moves], book, executor, limit, mover)
 
 
 def walk_lines(lines: list[list[int]], book: strategy.Entries,
-               executor: Executor | None = None, limit: int | None = None) -> Walk:
-    """Walk the strategy from the position after each of `lines` (X to move). With an
-    `executor`, the subtrees after X's first answers and each of O's replies are walked in its
-    processes (`limit` then counts within each); a position two of them meet is walked in
-    each."""
+               executor: Executor | None = None, limit: int | None = None,
+               mover: Mover = x_move) -> Walk:
+    """Walk the strategy from the position after each of `lines` (X to move), X playing
+    `mover`'s moves (level perfect's by default). With an `executor`, the subtrees after X's
+    first answers and each of O's replies are walked in its processes (`limit` then counts
+    within each); a position two of them meet is walked in each."""
     if executor is None:
-        return _walk(lines, book, limit)
+        return _walk(lines, book, limit, mover)
     start = time.perf_counter()
-    result = _walk(lines, book, limit, split=True)
-    _walk_apart(result, result.frontier, book, limit, executor)
+    result = _walk(lines, book, limit, mover, split=True)
+    size = max(1, len(result.frontier) // 32)
+    chunks = [result.frontier[i:i + size] for i in range(0, len(result.frontier), size)]
+    for part in executor.map(partial(_walk, book=book, limit=limit, mover=mover), chunks):
+        result.answered.update(part.answered)
+        result.failures += part.failures
+        result.quiet |= part.quiet
+        result.lost_at_once += part.lost_at_once
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _walk_apart(result: Walk, lines: list[list[int]], book: strategy.Entries,
-                limit: int | None, executor: Executor) -> None:
-    """Walk from `lines` in `executor`'s processes, some lines a task, into `result`."""
-    size = max(1, len(lines) // 32)
-    chunks = [lines[i:i + size] for i in range(0, len(lines), size)]
-    for part in executor.map(partial(_walk, book=book, limit=limit), chunks):
-        result.answered.update(part.answered)
-        result.failures += part.failures
-        result.book_used |= part.book_used
-        result.lost_at_once += part.lost_at_once
-
-
 def _walk(starts: list[list[int]], book: strategy.Entries, limit: int | None = None,
-          split: bool = False) -> Walk:
+          mover: Mover = x_move, split: bool = False) -> Walk:
     """`walk` from each of `starts` in this process; when `split`, only X's first answers,
     with the lines to O's replies to them left in `frontier`."""
     start = time.perf_counter()
@@ -117,20 +117,20 @@ def _walk(starts: list[list[int]], book: strategy.Entries, limit: int | None = N
             if orientation[0] in seen:
                 continue
             seen.add(orientation[0])
-            move = x_move(x, o, book, orientation)
+            move = mover(x, o, book, orientation)
         else:  # not in the book: X's move is its forced win by threats, else none. Most
             # such positions are on a forced line, met once, so finding them again (the
             # orientation, most of the walk's time) is not worth it.
             orientation = None
-            move = x_move(x, o, {})
+            move = mover(x, o, {}, None)
         if move is None:
             result.failures.append(_moves(path))
             continue
         cell, reason = move
         result.answered[reason] += 1
-        if reason == "book":  # ("win" cannot be: the loop's first test took those)
-            assert orientation is not None
-            result.book_used.add(orientation[0])
+        if reason in QUIET:
+            key, symmetry = orientation or CUBE.orient(x, o)
+            result.quiet[key] = symmetry[cell]
         x |= 1 << cell
         path = (cell, path)
         empty = CUBE.full_mask & ~(x | o)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,7 @@ from qubic.geometry import CUBE
 from qubic.notation import parse_cell
 from qubic.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from qubic.solve import Solver
-from qubic.strategy_writer import write_book
+from qubic.strategy_writer import setup_first, write_book
 from qubic.verify import walk
 from tests.test_prover import QUIET_WIN, bits
 
@@ -87,7 +88,8 @@ def test_the_book_takes_a_move_into_a_position_held_won_where_the_tree_kept_none
     assert walk(moves, book).failures == []
 
 
-def test_gaps_are_proved_themselves_where_their_unit_cannot_be_proved_again(tmp_path):
+def unprovable_root(tmp_path: Path) -> tuple[Path, list[int]]:
+    """A checkpoint holding won a root that its unit cannot prove again, and the line to it."""
     # The first book's 41 gaps were left because their units' roots, held won, could not be
     # proved again (recorded by earlier code). Here the root, after X's block
     # at 214, needs more than 3,000 expansions at any width; each gap after O's replies
@@ -99,10 +101,33 @@ def test_gaps_are_proved_themselves_where_their_unit_cannot_be_proved_again(tmp_
     key = CUBE.canonical(*root)
     path = tmp_path / "proof.txt.xz"
     (tmp_path / "proof.journal").write_text(f"W {key[0]:x} {key[1]:x}\n")
+    return path, moves
+
+
+def test_gaps_are_proved_themselves_where_their_unit_cannot_be_proved_again(tmp_path):
+    path, moves = unprovable_root(tmp_path)
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
-    assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, report) == 0
+    # The proof's moves alone: wins with one setup would answer four of the five gaps.
+    assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, report,
+                      setups=0) == 0
     assert "no move at 5; proved again" in report.getvalue()
     assert walk(moves, strategy.load(book_path)).failures == []
+
+
+def test_the_book_plays_wins_with_one_setup_before_the_proofs_moves(tmp_path):
+    path, moves = unprovable_root(tmp_path)
+    books = []
+    for setups in (0, 1):
+        book_path, report = tmp_path / f"strategy{setups}.txt", io.StringIO()
+        assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, report,
+                          setups=setups) == 0
+        books.append(strategy.load(book_path))
+    assert "no move at 1; proved again" in report.getvalue()
+    # Fewer entries (19 against 15 here), and perfect's walk of them still wins every line.
+    assert len(books[1]) < len(books[0])
+    assert walk(moves, books[1]).failures == []
+    played = walk(moves, books[0], mover=setup_first)
+    assert played.answered["setup"] > 0 and played.quiet == books[1]
 
 
 def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
