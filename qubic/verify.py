@@ -119,9 +119,9 @@ def _walk(starts: list[list[int]], book: strategy.Entries, limit: int | None = N
             seen.add(orientation[0])
             move = mover(x, o, book, orientation)
         else:  # not in the book: X's move is its forced win by threats (or, as the book is
-            # built, a win with setups), else none. Most
-            # such positions are on a forced line, met once, so finding them again (the
-            # orientation, most of the walk's time) is not worth it.
+            # built, a win with setups), else none. Most such positions are on a forced line,
+            # met once, so finding them again (the orientation, most of the walk's time) is
+            # not worth it.
             orientation = None
             move = mover(x, o, {}, None)
         if move is None:
