@@ -1,10 +1,10 @@
 """Writing the strategy book from the solver's checkpoint (`python -m qubic.solve --book`).
 
 The book is the quiet moves of a walk of the strategy, as the verifier walks it. Where X has a
-win with one setup (a quiet move after which every reply of O leaves X a forced win by
-threats), the walk plays it before the proof's move: the line ends there, where the proof's
-move, chosen by df-pn for being proved first, not for a small strategy, may need many more
-entries below it.
+win with at most `SETUPS` setups (quiet moves after which every reply of O leaves X a forced
+win by threats, or another such setup), the walk plays it before the proof's move: the line
+needs only those setups' entries below it, where the proof's move, chosen by df-pn for being
+proved first, not for a small strategy, may need many more.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of 
 # unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000
 
 
-SETUPS = 1  # the most setups of the wins the walk plays before the proof's moves
+SETUPS = 2  # the most setups of the wins the walk plays before the proof's moves
 SETUP_NODES = 2_000_000  # threat-search positions for each of those searches
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from qubic.geometry import CUBE
 from qubic.notation import parse_cell
 from qubic.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from qubic.solve import Solver
-from qubic.strategy_writer import setup_first, write_book
+from qubic.strategy_writer import SETUPS, setup_first, write_book
 from qubic.verify import walk
 from tests.test_prover import QUIET_WIN, bits
 
@@ -40,7 +41,8 @@ def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
     moves = [parse_cell(m) for m in QUIET_WIN.split()]
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
     with ThreadPoolExecutor(2) as executor:  # the gaps' units run through it
-        assert write_book(checkpoint, book_path, moves, "python", 40, report, executor) == 0
+        assert write_book(checkpoint, book_path, moves, "python", 40, report, executor,
+                          setups=0) == 0  # the proof's moves alone, as the checkpoint has them
     assert "proved again" in report.getvalue()
     book = strategy.load(book_path)
     assert walk(moves, book).failures == []
@@ -62,7 +64,7 @@ def test_a_unit_keeps_no_quiet_moves_and_the_book_proves_them_again(tmp_path):
     moves = [parse_cell(m) for m in QUIET_WIN.split()]
     assert walk(moves, checkpoint.book).failures  # no quiet move kept: a gap at once
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
-    assert write_book(checkpoint, book_path, moves, "python", 5_000, report) == 0
+    assert write_book(checkpoint, book_path, moves, "python", 5_000, report, setups=0) == 0
     assert walk(moves, strategy.load(book_path)).failures == []
     assert "no move at 1; proved again" in report.getvalue()
 
@@ -114,20 +116,22 @@ def test_gaps_are_proved_themselves_where_their_unit_cannot_be_proved_again(tmp_
     assert walk(moves, strategy.load(book_path)).failures == []
 
 
-def test_the_book_plays_wins_with_one_setup_before_the_proofs_moves(tmp_path):
+def test_the_book_plays_wins_with_setups_before_the_proofs_moves(tmp_path):
     path, moves = unprovable_root(tmp_path)
-    books = []
-    for setups in (0, 1):
+    books, reports = [], []
+    for setups in range(SETUPS + 1):
         book_path, report = tmp_path / f"strategy{setups}.txt", io.StringIO()
         assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, report,
                           setups=setups) == 0
         books.append(strategy.load(book_path))
-    assert "no move at 1; proved again" in report.getvalue()
-    # Fewer entries (19 against 15 here), and perfect's walk of them still wins every line.
-    assert len(books[1]) < len(books[0])
-    assert walk(moves, books[1]).failures == []
+        reports.append(report.getvalue())
+    assert "no move at 1; proved again" in reports[1]  # a gap is still proved again
+    # Fewer entries with each setup allowed (19, 15, 14 here), and perfect's walk of them still
+    # wins every line.
+    assert all(len(more) < len(fewer) for fewer, more in pairwise(books))
+    assert all(walk(moves, book).failures == [] for book in books[1:])
     played = walk(moves, books[0], mover=setup_first)
-    assert played.answered["setup"] > 0 and played.quiet == books[1]
+    assert played.answered["setup"] > 0 and played.quiet == books[-1]
 
 
 def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
