@@ -1,0 +1,81 @@
+"""The gauntlet benchmark's own geometry and measuring players (benchmarks/gauntlet.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "gauntlet.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("gauntlet", PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gauntlet"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+g = _load()
+
+
+def position(text: str) -> Any:
+    """The position after the moves in `text`, X first."""
+    return g.position_of([g.parse_name(name) for name in text.split()])
+
+
+def test_geometry() -> None:
+    assert len(g.LINES) == 76
+    assert all(len(line) == 4 and len(set(line)) == 4 for line in g.LINES)
+    assert len(set(map(frozenset, g.LINES))) == 76
+    assert sorted({len(through) for through in g.LINES_THROUGH}) == [4, 7]
+    assert sum(len(through) == 7 for through in g.LINES_THROUGH) == 16  # 8 corners, 8 centre
+    assert [g.cell_name(c) for c in (0, 1, 4, 16, 63)] == ["111", "112", "121", "211", "444"]
+    assert all(g.parse_name(g.cell_name(c)) == c for c in g.ALL_CELLS)
+
+
+@pytest.mark.parametrize("name", list(g.WEIGHTINGS))
+def test_greedy_wins_then_blocks(name: str) -> None:
+    player = g.GreedyPlayer(name, g.WEIGHTINGS[name], 1)
+    # X can win at 114 while O threatens 444: X wins.
+    assert g.cell_name(player.choose(position("111 441 112 442 113 443"))) == "114"
+    # O threatens 444, X has no three: X blocks.
+    assert g.cell_name(player.choose(position("111 441 112 442 133 443"))) == "444"
+
+
+def test_random_player_blocks_and_wins() -> None:
+    for seed in range(5):
+        player = g.RandomPlayer(seed)
+        assert g.cell_name(player.choose(position("111 441 112 442 133 443"))) == "444"
+        assert g.cell_name(player.choose(position("111 441 112 442 113 443"))) == "114"
+
+
+def test_threat_attacker_finds_a_chain() -> None:
+    # No single move makes two threes; 121 forces 124, then 131 makes two (pillar and row).
+    moves = "111 344 122 442 123 214 331 443 431 313"
+    start = position(moves)
+    assert not g.threes(start.x, start.o) and not g.threes(start.o, start.x)
+    assert all(len(g.threats_made(start.x, start.o, c)) < 2 for c in start.empty())
+    chain = g.ThreatSearch().find(start.x, start.o)
+    assert chain is not None and len(chain) >= 3
+    replay = start.copy()
+    for index, cell in enumerate(chain):
+        if index % 2 == 0:
+            made = g.threats_made(replay.x, replay.o, cell)
+            assert len(made) == (2 if index == len(chain) - 1 else 1)
+            if index < len(chain) - 1:
+                assert made == {chain[index + 1]}  # O's reply is the forced block
+        replay.push(cell)
+    assert not g.threes(replay.o, replay.x)  # O cannot win first
+    assert g.ThreatPlayer(1).choose(start.copy()) == chain[0]
+    assert g.chain_text(start.moves, chain).endswith("(two threats)")
+
+
+def test_threat_search_finds_nothing_on_an_empty_cube() -> None:
+    assert g.ThreatSearch(2_000).find(0, 0) is None
