@@ -21,10 +21,10 @@ from collections import Counter
 
 from bench import table
 
-from qubic.analysis import Verdict, analyze, own_moves
-from qubic.board import Board
-from qubic.puzzles import LENGTHS, WINNING, judge, machine_game, sitting_puzzle
-from qubic.threats import MAX_THREATS, ThreatSearch
+from qubic.play.analysis import Verdict, analyze, own_moves
+from qubic.core.board import Board
+from qubic.play.puzzles import LENGTHS, WINNING, judge, machine_game, sitting_puzzle
+from qubic.search.threats import MAX_THREATS, ThreatSearch
 
 SEED = 2026
 DEEPER = 2 * MAX_THREATS  # the reach of the search that checks there is no win

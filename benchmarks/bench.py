@@ -18,11 +18,11 @@ import statistics
 import time
 from collections.abc import Iterator
 
-from qubic.board import Board, Mark
-from qubic.heuristic import EasyPlayer
-from qubic.levels import LEVELS, make_player
-from qubic.player import Player
-from qubic.threats import ThreatSearch
+from qubic.core.board import Board, Mark
+from qubic.players.heuristic import EasyPlayer
+from qubic.players.levels import LEVELS, make_player
+from qubic.players.base import Player
+from qubic.search.threats import ThreatSearch
 
 SEED = 2026
 RANKED = ["easy", "normal", "hard", "expert"]  # weakest first: each should beat the one before

@@ -19,9 +19,9 @@ import time
 
 from bench import table
 
-from qubic.board import Board, Mark
-from qubic.levels import LEVELS, make_player
-from qubic.player import Player
+from qubic.core.board import Board, Mark
+from qubic.players.levels import LEVELS, make_player
+from qubic.players.base import Player
 
 SEED = 2026
 X_OPPONENTS = ["easy", "normal", "classic", "hard", "expert"]

@@ -16,9 +16,9 @@ import statistics
 
 from bench import table
 
-from qubic.board import Board
-from qubic.notation import parse_cell
-from qubic.prover import Prover
+from qubic.core.board import Board
+from qubic.core.notation import parse_cell
+from qubic.search.prover import Prover
 
 POSITIONS = [
     "112 114 121 131",
@@ -43,7 +43,7 @@ def main() -> None:
                         help="the Python prover (default) or the one compiled with numba")
     args = parser.parse_args()
     if args.prover == "fast":
-        from qubic.fast_prover import FastProver
+        from qubic.proof.fast_prover import FastProver
 
         def new() -> Prover | FastProver:
             return FastProver(tt_bits=20)

@@ -20,11 +20,11 @@ from functools import partial
 
 from bench import table
 
-from qubic.board import Board, Mark
-from qubic.book import against_hard, every_kind
-from qubic.levels import LEVELS
-from qubic.notation import format_cell, parse_cell
-from qubic.prover import shown_lost
+from qubic.core.board import Board, Mark
+from qubic.proof.opening_build import against_hard, every_kind
+from qubic.players.levels import LEVELS
+from qubic.core.notation import format_cell, parse_cell
+from qubic.search.prover import shown_lost
 
 
 def cells(text: str) -> list[int]:

@@ -19,10 +19,10 @@ from itertools import pairwise
 
 from bench import table
 
-from qubic.board import Board, Mark
-from qubic.geometry import geometry
-from qubic.levels import LEVELS, make_player
-from qubic.variant import CUBE3, QUBIC, TESSERACT, Variant
+from qubic.core.board import Board, Mark
+from qubic.core.geometry import geometry
+from qubic.players.levels import LEVELS, make_player
+from qubic.core.variant import CUBE3, QUBIC, TESSERACT, Variant
 
 SEED = 2026
 RANKED = ["easy", "normal", "shrewd", "hard", "expert"]  # weakest first

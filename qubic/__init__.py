@@ -1,9 +1,9 @@
 """QUBIC: 3-D tic-tac-toe on a 4x4x4 cube, and other cubes, with a machine opponent."""
 
-from qubic.board import Board, IllegalMoveError, Mark, Outcome
-from qubic.geometry import CUBE, Geometry, Line
-from qubic.notation import NotationError, format_cell, parse_cell
-from qubic.variant import VARIANTS, Variant, VariantError, find_variant
+from qubic.core.board import Board, IllegalMoveError, Mark, Outcome
+from qubic.core.geometry import CUBE, Geometry, Line
+from qubic.core.notation import NotationError, format_cell, parse_cell
+from qubic.core.variant import VARIANTS, Variant, VariantError, find_variant
 
 __all__ = [
     "CUBE",

@@ -2,6 +2,6 @@
 
 import sys
 
-from qubic.cli import main
+from qubic.ui.cli import main
 
 sys.exit(main())

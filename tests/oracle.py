@@ -1,4 +1,4 @@
-"""A deliberately plain solver for forced wins by threats, to check qubic.threats against.
+"""A deliberately plain solver for forced wins by threats, to check qubic.search.threats against.
 
 It uses only the Board API (push, pop, winning_cells) and tries every legal move, so it shares
 no code or shortcut with the bitboard search it checks. Depth counts the attacker's moves,
@@ -7,7 +7,7 @@ not counting the final completion of a line.
 
 from __future__ import annotations
 
-from qubic.board import Board
+from qubic.core.board import Board
 
 
 def winning_first_moves(board: Board, depth: int) -> set[int]:

@@ -6,10 +6,10 @@ engine replays move for move against the real program run with the same --seed.
 
 from __future__ import annotations
 
-from qubic.board import Board, Mark
-from qubic.heuristic import NormalPlayer
-from qubic.notation import parse_cell
-from qubic.player import Player
+from qubic.core.board import Board, Mark
+from qubic.players.heuristic import NormalPlayer
+from qubic.core.notation import parse_cell
+from qubic.players.base import Player
 
 HUMAN, MACHINE = Mark.X, Mark.O
 

@@ -15,15 +15,15 @@ from functools import cache
 
 import pytest
 
-from qubic.analysis import Analysis, Unanswered, Verdict, analyze, describe, own_moves
-from qubic.board import Board, Mark
-from qubic.game import Session
-from qubic.geometry import CUBE
-from qubic.notation import format_cell, parse_cell
-from qubic.puzzles import machine_game
-from qubic.settings import Settings
-from qubic.threats import MAX_THREATS, ThreatSearch
-from qubic.variant import CUBE3, QUBIC, TESSERACT
+from qubic.play.analysis import Analysis, Unanswered, Verdict, analyze, describe, own_moves
+from qubic.core.board import Board, Mark
+from qubic.play.session import Session
+from qubic.core.geometry import CUBE
+from qubic.core.notation import format_cell, parse_cell
+from qubic.play.puzzles import machine_game
+from qubic.play.settings import Settings
+from qubic.search.threats import MAX_THREATS, ThreatSearch
+from qubic.core.variant import CUBE3, QUBIC, TESSERACT
 from tests.oracle import wins_within
 from tests.scripted import moves, position
 from tests.test_engine import EngineProcess

@@ -2,10 +2,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qubic.board import PASS, Board, IllegalMoveError, Mark, iter_bits
-from qubic.geometry import CUBE
-from qubic.heuristic import NormalPlayer
-from qubic.notation import parse_cell
+from qubic.core.board import PASS, Board, IllegalMoveError, Mark, iter_bits
+from qubic.core.geometry import CUBE
+from qubic.players.heuristic import NormalPlayer
+from qubic.core.notation import parse_cell
 from tests.scripted import find_game
 
 

@@ -4,24 +4,16 @@ position it holds."""
 import multiprocessing
 from importlib import resources
 
-from qubic.board import Board, Mark
-from qubic.book import (
-    BOOK_FILE,
-    LOST,
-    best_reply,
-    book_move,
-    deciding,
-    entries,
-    not_shown_lost,
-    parse,
-)
-from qubic.geometry import CUBE
-from qubic.levels import make_player
-from qubic.notation import parse_cell
-from qubic.prover import shown_lost
+from qubic.core.board import Board, Mark
+from qubic.players.opening import BOOK_FILE, LOST, book_move, entries, parse
+from qubic.proof.opening_build import best_reply, deciding, not_shown_lost
+from qubic.core.geometry import CUBE
+from qubic.players.levels import make_player
+from qubic.core.notation import parse_cell
+from qubic.search.prover import shown_lost
 from tests.scripted import moves
 
-ENTRIES = list(parse(resources.files("qubic").joinpath(BOOK_FILE).read_text(encoding="utf-8")))
+ENTRIES = list(parse(resources.files("qubic.players").joinpath(BOOK_FILE).read_text(encoding="utf-8")))
 ANSWERED = [(line, reply) for line, reply in ENTRIES if reply is not None]
 
 

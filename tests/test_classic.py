@@ -14,8 +14,8 @@ import pexpect
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qubic.board import Board, Mark
-from qubic.classic import (
+from qubic.core.board import Board, Mark
+from qubic.players.classic import (
     GET_OUT,
     LIKES,
     LINES,
@@ -28,11 +28,11 @@ from qubic.classic import (
     ClassicPlayer,
     from_listing,
 )
-from qubic.game import Session, Stage
-from qubic.geometry import CUBE
-from qubic.notation import format_cell, parse_cell
-from qubic.player import PLAIN_ANNOUNCEMENT, Reply
-from qubic.settings import Settings
+from qubic.play.session import Session, Stage
+from qubic.core.geometry import CUBE
+from qubic.core.notation import format_cell, parse_cell
+from qubic.players.base import PLAIN_ANNOUNCEMENT, Reply
+from qubic.play.settings import Settings
 from tests.conftest import expect_goodbye, expect_prompt, run_piped, spawn
 
 VOICES = {PLAIN_ANNOUNCEMENT, NICE_TRY, GET_OUT, YOU_FOX, TAKES, LIKES}

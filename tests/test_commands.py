@@ -2,13 +2,13 @@
 
 import re
 
-from qubic import savefile
-from qubic.board import PASS, Mark
-from qubic.game import COMMAND_HELP, FILE, GOODBYE, PASS_STAYS, Session
-from qubic.levels import LEVELS, hint_level, make_player
-from qubic.notation import format_cell, parse_cell
-from qubic.render import Picture
-from qubic.settings import Settings
+from qubic.play import savefile
+from qubic.core.board import PASS, Mark
+from qubic.play.session import COMMAND_HELP, FILE, GOODBYE, PASS_STAYS, Session
+from qubic.players.levels import LEVELS, hint_level, make_player
+from qubic.core.notation import format_cell, parse_cell
+from qubic.play.render import Picture
+from qubic.play.settings import Settings
 
 
 def started(human_first: bool = True, seed: int = 1, **options) -> Session:

@@ -7,9 +7,9 @@ import re
 import pexpect
 import pytest
 
-from qubic.board import Board, Mark
-from qubic.heuristic import NormalPlayer
-from qubic.notation import format_cell
+from qubic.core.board import Board, Mark
+from qubic.players.heuristic import NormalPlayer
+from qubic.core.notation import format_cell
 from tests.conftest import expect_goodbye, expect_prompt, prompt_pattern, run_piped, spawn
 from tests.scripted import find_game, human_moves, winning_line
 

@@ -8,8 +8,8 @@ from itertools import pairwise
 
 import pytest
 
-from qubic.render import wide_width
-from qubic.variant import CUBE3, QUBIC
+from qubic.play.render import wide_width
+from qubic.core.variant import CUBE3, QUBIC
 from tests.conftest import expect_goodbye, expect_prompt, run_piped
 from tests.test_console import MOVE
 from tests.test_hardened import Watched, start

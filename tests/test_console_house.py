@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pexpect
 
-from qubic import savefile
-from qubic.board import Board, Mark
-from qubic.game import COMMAND_HELP, Session
-from qubic.levels import hint_level, make_player
-from qubic.notation import format_cell, parse_cell
-from qubic.render import COLOURS
-from qubic.settings import Settings
+from qubic.play import savefile
+from qubic.core.board import Board, Mark
+from qubic.play.session import COMMAND_HELP, Session
+from qubic.players.levels import hint_level, make_player
+from qubic.core.notation import format_cell, parse_cell
+from qubic.play.render import COLOURS
+from qubic.play.settings import Settings
 from tests.conftest import (
     expect_goodbye,
     expect_prompt,

@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 
-from qubic.board import Board
-from qubic.levels import LEVELS
-from qubic.notation import parse_cell
+from qubic.core.board import Board
+from qubic.players.levels import LEVELS
+from qubic.core.notation import parse_cell
 from tests.conftest import program_env, qubic_command, run_piped
 
 

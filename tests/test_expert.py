@@ -4,12 +4,12 @@ Each claim is proved in the test itself with the threat search (checked against 
 in test_threats): a setup wins when every reply leaves us a forced win by threats.
 """
 
-from qubic.board import Board
-from qubic.hard import holds
-from qubic.levels import make_player
-from qubic.notation import format_cell, parse_cell
-from qubic.prover import shown_lost
-from qubic.threats import ThreatSearch, new_threats
+from qubic.core.board import Board
+from qubic.players.hard import holds
+from qubic.players.levels import make_player
+from qubic.core.notation import format_cell, parse_cell
+from qubic.search.prover import shown_lost
+from qubic.search.threats import ThreatSearch, new_threats
 
 # A game hard (X) won against an earlier expert (O); positions along it are the test cases.
 GAME_TEXT = """114 223 414 144 111 212 222 113 233 211 441 444 333 214 213 232 241 244 344 224

@@ -8,18 +8,18 @@ import pytest
 
 pytest.importorskip("numba")
 
-from qubic import strategy
-from qubic.checkpoint import Checkpoint
-from qubic.fast_prover import FastProver
-from qubic.geometry import CUBE
-from qubic.notation import parse_cell
-from qubic.proof_unit import last_budget
-from qubic.prover import DISPROVED, PROVED, Prover
-from qubic.solve import Solver
-from qubic.strategy_writer import write_book
-from qubic.symmetry import stabilizer
-from qubic.threats import winning_cells
-from qubic.verify import walk
+from qubic.search import strategy
+from qubic.proof.checkpoint import Checkpoint
+from qubic.proof.fast_prover import FastProver
+from qubic.core.geometry import CUBE
+from qubic.core.notation import parse_cell
+from qubic.proof.unit import last_budget
+from qubic.search.prover import DISPROVED, PROVED, Prover
+from qubic.proof.solve import Solver
+from qubic.proof.writer import write_book
+from qubic.core.symmetry import stabilizer
+from qubic.search.threats import winning_cells
+from qubic.proof.verify import walk
 from tests.test_prover import QUIET_WIN, bits
 
 

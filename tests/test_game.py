@@ -6,15 +6,15 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qubic.board import Mark
-from qubic.game import GOODBYE, Session, Stage, parse_yes_no
-from qubic.heuristic import NormalPlayer
-from qubic.levels import LEVELS
-from qubic.notation import format_cell, looks_like_move, parse_cell
-from qubic.render import Picture
-from qubic.rules import instructions
-from qubic.settings import Settings
-from qubic.variant import QUBIC
+from qubic.core.board import Mark
+from qubic.play.session import GOODBYE, Session, Stage, parse_yes_no
+from qubic.players.heuristic import NormalPlayer
+from qubic.players.levels import LEVELS
+from qubic.core.notation import format_cell, looks_like_move, parse_cell
+from qubic.play.render import Picture
+from qubic.play.instructions import instructions
+from qubic.play.settings import Settings
+from qubic.core.variant import QUBIC
 from tests.scripted import find_game, human_moves, winning_line
 
 

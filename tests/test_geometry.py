@@ -3,8 +3,8 @@ from itertools import combinations, pairwise
 
 import pytest
 
-from qubic.geometry import CUBE, Geometry
-from qubic.symmetry import line_profile
+from qubic.core.geometry import CUBE, Geometry
+from qubic.core.symmetry import line_profile
 
 
 def test_the_cube_has_64_cells_and_76_lines():

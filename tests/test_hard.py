@@ -1,9 +1,9 @@
 """Level hard's building blocks that expert and the opening book lean on: its choices and its
 playouts."""
 
-from qubic import hard
-from qubic.board import Board
-from qubic.threats import ThreatSearch
+from qubic.players import hard
+from qubic.core.board import Board
+from qubic.search.threats import ThreatSearch
 from tests.test_levels import POSITIONS
 
 

@@ -14,15 +14,15 @@ import pexpect
 import pyte
 import pytest
 
-from qubic import savefile
-from qubic.board import Board, Mark
-from qubic.game import COMMAND_HELP, GOODBYE
-from qubic.levels import LEVELS
-from qubic.render import COLOURS
-from qubic.rules import instructions
-from qubic.settings import Settings
-from qubic.text import table
-from qubic.variant import QUBIC
+from qubic.play import savefile
+from qubic.core.board import Board, Mark
+from qubic.play.session import COMMAND_HELP, GOODBYE
+from qubic.players.levels import LEVELS
+from qubic.play.render import COLOURS
+from qubic.play.instructions import instructions
+from qubic.play.settings import Settings
+from qubic.play.text import table
+from qubic.core.variant import QUBIC
 from tests.conftest import (
     expect_goodbye,
     expect_prompt,

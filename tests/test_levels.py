@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from qubic.board import Board
-from qubic.levels import LEVELS, make_player
+from qubic.core.board import Board
+from qubic.players.levels import LEVELS, make_player
 from tests.scripted import play_out
 
 CAREFUL = [name for name in LEVELS if name != "easy"]

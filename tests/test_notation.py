@@ -1,7 +1,7 @@
 import pytest
 
-from qubic.geometry import CUBE, Geometry, geometry
-from qubic.notation import NotationError, format_cell, looks_like_move, parse_cell
+from qubic.core.geometry import CUBE, Geometry, geometry
+from qubic.core.notation import NotationError, format_cell, looks_like_move, parse_cell
 
 
 @pytest.mark.parametrize("text, coords", [

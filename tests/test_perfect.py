@@ -8,15 +8,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from qubic import strategy
-from qubic.board import Board
-from qubic.checkpoint import CHECKPOINT, Checkpoint
-from qubic.geometry import CUBE
-from qubic.notation import format_cell, parse_cell
-from qubic.perfect import PerfectPlayer, called_for, x_move
-from qubic.prover import PROVED, Prover
-from qubic.threats import ThreatSearch
-from qubic.verify import walk, walk_lines
+from qubic.search import strategy
+from qubic.core.board import Board
+from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
+from qubic.core.geometry import CUBE
+from qubic.core.notation import format_cell, parse_cell
+from qubic.players.perfect import PerfectPlayer, called_for, x_move
+from qubic.search.prover import PROVED, Prover
+from qubic.search.threats import ThreatSearch
+from qubic.proof.verify import walk, walk_lines
 from tests.test_prover import QUIET_WIN, bits
 
 
@@ -85,7 +85,7 @@ def test_walking_from_several_lines_walks_each(book):
 def test_the_verifier_walks_a_book_file_and_reports_what_answered(book, tmp_path):
     path = tmp_path / "strategy.txt"
     path.write_text(strategy.format_entries(book.items()), encoding="ascii")
-    done = subprocess.run([sys.executable, "-m", "qubic.verify", "--book", str(path),
+    done = subprocess.run([sys.executable, "-m", "qubic.proof", "verify", "--book", str(path),
                            *QUIET_WIN.split()], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     counts = {m[1]: int(m[2].replace(",", "")) for m in re.finditer(
@@ -97,7 +97,7 @@ def test_the_verifier_walks_a_book_file_and_reports_what_answered(book, tmp_path
     assert "failures: 0" in done.stdout
     # Without its book the walk stops where X needs a quiet move, and says where.
     path.write_text(strategy.format_entries([]), encoding="ascii")
-    done = subprocess.run([sys.executable, "-m", "qubic.verify", "--book", str(path),
+    done = subprocess.run([sys.executable, "-m", "qubic.proof", "verify", "--book", str(path),
                            *QUIET_WIN.split()], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and "failures: 1" in done.stdout
     assert "  " + QUIET_WIN in done.stdout
@@ -121,7 +121,7 @@ def test_perfect_as_the_first_player_wins_blocks_and_follows_the_book(book):
     x, o = board.bits
     assert player.choose(board).cell == x_move(x, o, book)[0]
     # It plays the book's strategy to the end against every reply hard tries.
-    from qubic.hard import HardPlayer
+    from qubic.players.hard import HardPlayer
     defender = HardPlayer(seed=5)
     while not board.is_over():
         mover = player if board.turn is board.first else defender
@@ -175,7 +175,7 @@ def test_perfect_as_x_wins_through_the_engine_protocol_against_any_replies(seed)
 ])
 def test_the_shipped_book_wins_every_line_of_a_reduced_walk(line, positions, book_moves):
     # The reduced verifier walk over the shipped book (some 70,000 and 1,300 positions; the
-    # full walk is python -m qubic.verify).
+    # full walk is python -m qubic.proof.verify).
     result = walk(moves(line), strategy.shipped())
     assert result.failures == []
     assert result.positions > positions and result.answered["book"] > book_moves

@@ -2,12 +2,12 @@
 
 import time
 
-from qubic.board import Board
-from qubic.geometry import CUBE
-from qubic.notation import parse_cell
-from qubic.prover import DISPROVED, PROVED, UNKNOWN, Prover, least_lost, shown_lost
-from qubic.symmetry import orbit_representatives, stabilizer
-from qubic.threats import ThreatSearch, winning_cells
+from qubic.core.board import Board
+from qubic.core.geometry import CUBE
+from qubic.core.notation import parse_cell
+from qubic.search.prover import DISPROVED, PROVED, UNKNOWN, Prover, least_lost, shown_lost
+from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.search.threats import ThreatSearch, winning_cells
 
 # X to move, twelve stones in: X wins, but only after quiet moves (found by hard v hard).
 QUIET_WIN = "144 233 141 441 111 133 333 323 223 143 413 113"

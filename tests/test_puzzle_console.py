@@ -9,9 +9,9 @@ from datetime import date
 import pexpect
 import pytest
 
-from qubic.notation import format_cell
-from qubic.puzzles import WINNING, judge, sitting_puzzle
-from qubic.threats import ThreatSearch
+from qubic.core.notation import format_cell
+from qubic.play.puzzles import WINNING, judge, sitting_puzzle
+from qubic.search.threats import ThreatSearch
 from tests.conftest import expect_goodbye, expect_prompt, run_piped, spawn
 
 SEED = 21

@@ -8,12 +8,12 @@ from functools import cache
 
 import pytest
 
-from qubic.analysis import own_moves
-from qubic.board import Board
-from qubic.game import GOODBYE
-from qubic.notation import format_cell
-from qubic.puzzle_game import ANOTHER, PuzzleSession
-from qubic.puzzles import (
+from qubic.play.analysis import own_moves
+from qubic.core.board import Board
+from qubic.play.session import GOODBYE
+from qubic.core.notation import format_cell
+from qubic.play.puzzle_session import ANOTHER, PuzzleSession
+from qubic.play.puzzles import (
     LENGTHS,
     MIXED,
     WINNING,
@@ -23,8 +23,8 @@ from qubic.puzzles import (
     judge,
     sitting_puzzle,
 )
-from qubic.render import Picture
-from qubic.threats import ThreatSearch
+from qubic.play.render import Picture
+from qubic.search.threats import ThreatSearch
 from tests.oracle import wins_within
 from tests.test_threats import assert_forcing_line
 

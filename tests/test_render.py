@@ -2,9 +2,9 @@
 
 import re
 
-from qubic.board import Board, Mark
-from qubic.notation import parse_cell
-from qubic.render import COLOURS, Picture, render
+from qubic.core.board import Board, Mark
+from qubic.core.notation import parse_cell
+from qubic.play.render import COLOURS, Picture, render
 
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
 

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qubic import savefile
-from qubic.board import PASS, Board, Mark
-from qubic.game import Session
-from qubic.levels import LEVELS
-from qubic.notation import parse_cell
-from qubic.savefile import SaveFileError
-from qubic.settings import Settings
-from qubic.variant import CUBE3, QUBIC, TESSERACT
+from qubic.play import savefile
+from qubic.core.board import PASS, Board, Mark
+from qubic.play.session import Session
+from qubic.players.levels import LEVELS
+from qubic.core.notation import parse_cell
+from qubic.play.savefile import SaveFileError
+from qubic.play.settings import Settings
+from qubic.core.variant import CUBE3, QUBIC, TESSERACT
 
 SAVED = """\
 qubic-save 2

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from qubic import strategy
-from qubic.board import Board
-from qubic.checkpoint import Checkpoint
-from qubic.geometry import CUBE
-from qubic.notation import parse_cell
-from qubic.prover import DISPROVED, PROVED, X_WIDTH, Prover
-from qubic.solve import Solver
-from qubic.strategy_writer import SETUPS, setup_first, write_book
-from qubic.verify import walk
+from qubic.search import strategy
+from qubic.core.board import Board
+from qubic.proof.checkpoint import Checkpoint
+from qubic.core.geometry import CUBE
+from qubic.core.notation import parse_cell
+from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
+from qubic.proof.solve import Solver
+from qubic.proof.writer import SETUPS, setup_first, write_book
+from qubic.proof.verify import walk
 from tests.test_prover import QUIET_WIN, bits
 
 
@@ -250,7 +250,7 @@ def test_from_the_empty_cube_only_the_corner_is_searched_as_first_move(tmp_path)
 def test_the_solver_stops_on_sigint_even_when_started_with_it_ignored(tmp_path):
     # A shell starting a command in the background (`... &`) leaves SIGINT ignored.
     path = tmp_path / "proof.txt.xz"
-    command = [sys.executable, "-m", "qubic.solve", "--checkpoint", str(path), "--prover",
+    command = [sys.executable, "-m", "qubic.proof", "solve", "--checkpoint", str(path), "--prover",
                "python", "--unit-nodes", "2000", "--workers", "1", "--start", "111", "222"]
     solver = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from qubic.board import Board
-from qubic.hard import HardPlayer
-from qubic.heuristic import EasyPlayer
-from qubic.notation import format_cell, parse_cell
-from qubic.threats import OutOfBudget, ThreatSearch
+from qubic.core.board import Board
+from qubic.players.hard import HardPlayer
+from qubic.players.heuristic import EasyPlayer
+from qubic.core.notation import format_cell, parse_cell
+from qubic.search.threats import OutOfBudget, ThreatSearch
 from tests.oracle import winning_first_moves
 from tests.scripted import moves, position
 

@@ -14,15 +14,15 @@ import pexpect
 import pyte
 import pytest
 
-from qubic import savefile
-from qubic.board import Mark
-from qubic.game import GOODBYE, Session
-from qubic.heuristic import NormalPlayer
-from qubic.notation import format_cell, parse_cell
-from qubic.render import layout
-from qubic.settings import Settings
-from qubic.tui.worker import Worker, WorkerError
-from qubic.variant import QUBIC
+from qubic.play import savefile
+from qubic.core.board import Mark
+from qubic.play.session import GOODBYE, Session
+from qubic.players.heuristic import NormalPlayer
+from qubic.core.notation import format_cell, parse_cell
+from qubic.play.render import layout
+from qubic.play.settings import Settings
+from qubic.ui.tui.worker import Worker, WorkerError
+from qubic.core.variant import QUBIC
 from tests.conftest import program_env, qubic_command, run_piped
 from tests.scripted import find_game, human_moves
 

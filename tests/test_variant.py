@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qubic.board import Board, IllegalMoveError, Mark
-from qubic.geometry import geometry
-from qubic.notation import parse_cell
-from qubic.variant import (
+from qubic.core.board import Board, IllegalMoveError, Mark
+from qubic.core.geometry import geometry
+from qubic.core.notation import parse_cell
+from qubic.core.variant import (
     CUBE3,
     QUBIC,
     TESSERACT,

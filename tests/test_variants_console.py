@@ -7,12 +7,12 @@ import re
 
 import pexpect
 
-from qubic.game import Session
-from qubic.notation import format_cell
-from qubic.render import Picture, render
-from qubic.settings import Settings
-from qubic.text import fit
-from qubic.variant import CUBE3, TESSERACT, Variant
+from qubic.play.session import Session
+from qubic.core.notation import format_cell
+from qubic.play.render import Picture, render
+from qubic.play.settings import Settings
+from qubic.play.text import fit
+from qubic.core.variant import CUBE3, TESSERACT, Variant
 from tests.conftest import expect_goodbye, expect_prompt, spawn
 
 SEED = 7

@@ -5,13 +5,13 @@ import re
 
 import pytest
 
-from qubic.board import Board, Mark
-from qubic.game import Session, Stage
-from qubic.levels import LEVELS, make_player
-from qubic.render import Picture
-from qubic.rules import instructions
-from qubic.settings import Settings
-from qubic.variant import CUBE3, QUBIC, TESSERACT
+from qubic.core.board import Board, Mark
+from qubic.play.session import Session, Stage
+from qubic.players.levels import LEVELS, make_player
+from qubic.play.render import Picture
+from qubic.play.instructions import instructions
+from qubic.play.settings import Settings
+from qubic.core.variant import CUBE3, QUBIC, TESSERACT
 from tests.conftest import run_piped
 
 

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
-from qubic.geometry import Geometry
-from qubic.variant import QUBIC, Variant
+from qubic.core.geometry import Geometry
+from qubic.core.variant import QUBIC, Variant
 
 
 class Mark(IntEnum):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from qubic.geometry import CUBE, Geometry
+from qubic.core.geometry import CUBE, Geometry
 
 _SEPARATED = re.compile(r"[\s,]+")
 

@@ -6,7 +6,7 @@ of each other, so searches try one move of each such class (an orbit).
 
 from __future__ import annotations
 
-from qubic.geometry import Geometry
+from qubic.core.geometry import Geometry
 
 Symmetry = tuple[int, ...]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from qubic.geometry import Geometry, geometry
+from qubic.core.geometry import Geometry, geometry
 
 SIDES = range(2, 5)  # X O Y Z
 DIMS = range(2, 5)

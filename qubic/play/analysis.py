@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from qubic import strategy
-from qubic.board import Board, Mark
-from qubic.geometry import CUBE, Geometry
-from qubic.hard import is_safe
-from qubic.levels import first_line_two_sides, qubic_only
-from qubic.notation import format_cell
-from qubic.threats import MAX_THREATS, OutOfBudget, ThreatSearch, still_forces, winning_cells
+from qubic.search import strategy
+from qubic.core.board import Board, Mark
+from qubic.core.geometry import CUBE, Geometry
+from qubic.players.hard import is_safe
+from qubic.players.levels import first_line_two_sides, qubic_only
+from qubic.core.notation import format_cell
+from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch, still_forces, winning_cells
 
 # The positions one analysis may search, about a second: on 4x4x4 the most seen in positions
 # from machine games is under 200,000 (benchmarks/analysis.py); bigger cubes can take longer.

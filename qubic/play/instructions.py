@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
-from qubic.board import Mark
-from qubic.notation import AXES
-from qubic.variant import Variant
+from qubic.core.board import Mark
+from qubic.core.notation import AXES
+from qubic.core.variant import Variant
 
 
 def title(variant: Variant) -> list[str]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from qubic.analysis import line_rows, moves_word
-from qubic.board import iter_bits
-from qubic.game import (
+from qubic.play.analysis import line_rows, moves_word
+from qubic.core.board import iter_bits
+from qubic.play.session import (
     COMMAND_HELP,
     GOODBYE,
     LEAVE,
@@ -23,12 +23,12 @@ from qubic.game import (
     Stage,
     parse_yes_no,
 )
-from qubic.notation import format_cell
-from qubic.puzzles import Outcome, Puzzle, daily_seed, judge, sitting_puzzle
-from qubic.render import Picture
-from qubic.settings import Settings
-from qubic.text import table
-from qubic.threats import ThreatSearch, new_threats
+from qubic.core.notation import format_cell
+from qubic.play.puzzles import Outcome, Puzzle, daily_seed, judge, sitting_puzzle
+from qubic.play.render import Picture
+from qubic.play.settings import Settings
+from qubic.play.text import table
+from qubic.search.threats import ThreatSearch, new_threats
 
 INTRO = """\
 QUBIC PUZZLES

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
-from qubic.analysis import own_moves
-from qubic.board import Board, Mark, iter_bits
-from qubic.hard import decide, is_safe
-from qubic.heuristic import score_cells
-from qubic.levels import make_player
-from qubic.threats import (
+from qubic.play.analysis import own_moves
+from qubic.core.board import Board, Mark, iter_bits
+from qubic.players.hard import decide, is_safe
+from qubic.players.heuristic import score_cells
+from qubic.players.levels import make_player
+from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
     lowest,

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from qubic.board import Board, Mark
-from qubic.geometry import Geometry
+from qubic.core.board import Board, Mark
+from qubic.core.geometry import Geometry
 
 EMPTY = "."
 DISABLED = "#"

@@ -32,11 +32,11 @@ from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
 
-from qubic.board import PASS, Board, Mark
-from qubic.levels import LEVELS
-from qubic.notation import NotationError, format_cell, parse_cell
-from qubic.settings import PLAYERS, Settings, parse_seconds
-from qubic.variant import QUBIC, VariantError, parse_spec
+from qubic.core.board import PASS, Board, Mark
+from qubic.players.levels import LEVELS
+from qubic.core.notation import NotationError, format_cell, parse_cell
+from qubic.play.settings import PLAYERS, Settings, parse_seconds
+from qubic.core.variant import QUBIC, VariantError, parse_spec
 
 MAGIC = "qubic-save"
 VERSION = 2

@@ -16,16 +16,16 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
 
-from qubic import savefile
-from qubic.analysis import Unanswered, analyze, describe
-from qubic.board import PASS, Board, Mark
-from qubic.levels import LEVELS, hint_level, make_player
-from qubic.notation import NotationError, format_cell, looks_like_move, parse_cell
-from qubic.player import PLAIN_ANNOUNCEMENT, Player
-from qubic.render import Picture
-from qubic.rules import instructions, title
-from qubic.settings import Settings
-from qubic.text import Verbatim, quoted, table
+from qubic.play import savefile
+from qubic.play.analysis import Unanswered, analyze, describe
+from qubic.core.board import PASS, Board, Mark
+from qubic.players.levels import LEVELS, hint_level, make_player
+from qubic.core.notation import NotationError, format_cell, looks_like_move, parse_cell
+from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
+from qubic.play.render import Picture
+from qubic.play.instructions import instructions, title
+from qubic.play.settings import Settings
+from qubic.play.text import Verbatim, quoted, table
 
 GOODBYE = "GOODBYE. THANKS FOR PLAYING QUBIC."
 # What can be typed at YOUR MOVE?, for HELP and --help: (how to type it, what it does).

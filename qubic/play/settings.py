@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from qubic.board import Mark
-from qubic.levels import DEFAULT_LEVEL
-from qubic.variant import QUBIC, SIDES, Variant
+from qubic.core.board import Mark
+from qubic.players.levels import DEFAULT_LEVEL
+from qubic.core.variant import QUBIC, SIDES, Variant
 
 PLAYERS = range(0, SIDES[-1] + 1)  # people at the keyboard: they take the first sides
 

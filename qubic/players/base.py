@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from qubic.board import Board
+from qubic.core.board import Board
 
 PLAIN_ANNOUNCEMENT = "MACHINE MOVES TO"
 

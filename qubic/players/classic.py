@@ -8,9 +8,9 @@ mark 1/8 compare exactly: empty 0, mark 1, human 8, machine 40.
 
 from __future__ import annotations
 
-from qubic.board import Board, iter_bits
-from qubic.geometry import CUBE
-from qubic.player import PLAIN_ANNOUNCEMENT, Reply
+from qubic.core.board import Board, iter_bits
+from qubic.core.geometry import CUBE
+from qubic.players.base import PLAIN_ANNOUNCEMENT, Reply
 
 ONE = 8  # the listing's 1, in eighths
 EMPTY, MARK, HUMAN, MACHINE = 0, 1, ONE, 5 * ONE

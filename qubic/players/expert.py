@@ -19,15 +19,15 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from qubic import hard
-from qubic.board import Board, iter_bits
-from qubic.book import book_move
-from qubic.geometry import CUBE
-from qubic.hard import defences, defend, forced_move, quiet_ranking
-from qubic.heuristic import position_rng, score_cells
-from qubic.player import Reply
-from qubic.prover import Prover, shown_lost
-from qubic.threats import (
+from qubic.players import hard
+from qubic.core.board import Board, iter_bits
+from qubic.players.opening import book_move
+from qubic.core.geometry import CUBE
+from qubic.players.hard import defences, defend, forced_move, quiet_ranking
+from qubic.players.heuristic import position_rng, score_cells
+from qubic.players.base import Reply
+from qubic.search.prover import Prover, shown_lost
+from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
     lowest,

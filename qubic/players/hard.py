@@ -11,10 +11,10 @@ import random
 import time
 from collections.abc import Iterator
 
-from qubic.board import Board, Mark, iter_bits
-from qubic.heuristic import position_rng, score_cells
-from qubic.player import Reply
-from qubic.threats import (
+from qubic.core.board import Board, Mark, iter_bits
+from qubic.players.heuristic import position_rng, score_cells
+from qubic.players.base import Reply
+from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
     lowest,

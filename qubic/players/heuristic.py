@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from qubic.board import Board, Mark
-from qubic.player import Reply
+from qubic.core.board import Board, Mark
+from qubic.players.base import Reply
 
 # Score of a line through the cell, by how many stones the mover (ADVANCE) or the opponent (PRESS)
 # already has on it while the other side has none. An empty line is a promising one: ADVANCE[0].

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from qubic.classic import ClassicPlayer
-from qubic.expert import ExpertPlayer
-from qubic.hard import HardPlayer
-from qubic.heuristic import EasyPlayer, NormalPlayer
-from qubic.perfect import PerfectPlayer
-from qubic.player import Player
-from qubic.shrewd import ShrewdPlayer
-from qubic.variant import QUBIC, Variant
+from qubic.players.classic import ClassicPlayer
+from qubic.players.expert import ExpertPlayer
+from qubic.players.hard import HardPlayer
+from qubic.players.heuristic import EasyPlayer, NormalPlayer
+from qubic.players.perfect import PerfectPlayer
+from qubic.players.base import Player
+from qubic.players.shrewd import ShrewdPlayer
+from qubic.core.variant import QUBIC, Variant
 
 
 def every(variant: Variant) -> bool:

@@ -16,16 +16,16 @@ from __future__ import annotations
 import random
 import time
 
-from qubic import strategy
-from qubic.board import Board
-from qubic.expert import ExpertPlayer
-from qubic.geometry import CUBE, Orientation
-from qubic.hard import forced_move
-from qubic.heuristic import score_cells
-from qubic.player import Reply
-from qubic.prover import least_lost
-from qubic.symmetry import orbit_representatives, stabilizer
-from qubic.threats import OutOfBudget, ThreatSearch, lowest, winning_cells
+from qubic.search import strategy
+from qubic.core.board import Board
+from qubic.players.expert import ExpertPlayer
+from qubic.core.geometry import CUBE, Orientation
+from qubic.players.hard import forced_move
+from qubic.players.heuristic import score_cells
+from qubic.players.base import Reply
+from qubic.search.prover import least_lost
+from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, winning_cells
 
 THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
 CHECK_SECONDS = 2.0  # as O, no check starts this long after expert's move...

@@ -18,9 +18,9 @@ from __future__ import annotations
 import random
 import time
 
-from qubic.board import Board, Mark
-from qubic.heuristic import position_rng
-from qubic.player import Reply
+from qubic.core.board import Board, Mark
+from qubic.players.heuristic import position_rng
+from qubic.players.base import Reply
 
 DEPTH = 4  # moves looked ahead: ours and the next sides' replies
 WIDTHS = (8, 5, 4, 3)  # candidates searched at each depth, best first

@@ -17,7 +17,7 @@ import lzma
 from pathlib import Path
 from typing import TextIO
 
-from qubic.prover import X_WIDTH
+from qubic.search.prover import X_WIDTH
 
 CHECKPOINT = Path(__file__).with_name("proof.txt.xz")
 

@@ -1,9 +1,9 @@
-"""The solver's units compiled with numba: `qubic.prover`'s rules, many times faster.
+"""The solver's units compiled with numba: `qubic.search.prover`'s rules, many times faster.
 
 An optional extra (`pip install -e '.[solver]'`); the game never imports it. The rules are
-those of `qubic.prover` (read its docstring), with two differences that keep the compiled code
+those of `qubic.search.prover` (read its docstring), with two differences that keep the compiled code
 small: moves that are images of each other under the position's symmetries are all tried (the
-upper tree of `qubic.solve` merges symmetric positions), and the tables are fixed-size arrays
+upper tree of `qubic.proof.solve` merges symmetric positions), and the tables are fixed-size arrays
 that forget their least worked entries when full. Bitboards are uint64 throughout: mixing them
 with signed ints would turn them into floats. The compiled functions carry no type hints: numba
 infers their types from the arrays and uint64 values they are given.
@@ -21,10 +21,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from qubic import prover
-from qubic.geometry import CUBE
-from qubic.prover import INF, LEAF_NODES, PROVED, X_WIDTH, Result, proof_moves, status
-from qubic.threats import MAX_THREATS
+from qubic.search import prover
+from qubic.core.geometry import CUBE
+from qubic.search.prover import INF, LEAF_NODES, PROVED, X_WIDTH, Result, proof_moves, status
+from qubic.search.threats import MAX_THREATS
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -129,7 +129,7 @@ def _new_threats(me, you, cell):
     return cells
 
 
-# The threat search (`qubic.threats`).
+# The threat search (`qubic.search.threats`).
 
 @njit(cache=True)
 def _hash(a, b):
@@ -263,7 +263,7 @@ def _threat_win(me, you, t):
 @njit(cache=True)
 def _still_wins(length, me, you, cell, t):
     """Whether the forced win of `me` in `t.line` still works after `you` takes `cell`
-    (`qubic.threats.still_forces`; neither side has a three before that move)."""
+    (`qubic.search.threats.still_forces`; neither side has a three before that move)."""
     you = you | BIT[cell]
     mine = ZERO
     theirs = _new_threats(you, me, cell)
@@ -289,7 +289,7 @@ def _still_wins(length, me, you, cell, t):
     return False
 
 
-# The proof-number search (`qubic.prover`).
+# The proof-number search (`qubic.search.prover`).
 
 @njit
 def _settle(x, o, t):
@@ -315,7 +315,7 @@ def _settle(x, o, t):
 
 @njit(cache=True)
 def _score(me, you, cell):
-    """`qubic.prover.ranked_cells`'s score: `me`'s open lines advanced, `you`'s pressed."""
+    """`qubic.search.prover.ranked_cells`'s score: `me`'s open lines advanced, `you`'s pressed."""
     total = 0
     for k in range(N_THROUGH[cell]):
         mask = LINES[THROUGH[cell, k]]

@@ -1,9 +1,9 @@
-"""`python -m qubic.solve`: prove that X wins QUBIC from the empty cube, across sittings.
+"""`python -m qubic.proof solve`: prove that X wins QUBIC from the empty cube, across sittings.
 
 PN-squared search. The upper tree, kept here, starts at the empty cube; each of its leaves is
 a *unit*: one position proved by df-pn within a budget of nodes, in a process of a
-`concurrent.futures` executor, by `qubic.fast_prover` (compiled with numba) when the solver
-extra is installed, else by `qubic.prover`. The unit answers proved (with its quiet X moves), or not
+`concurrent.futures` executor, by `qubic.proof.fast_prover` (compiled with numba) when the solver
+extra is installed, else by `qubic.search.prover`. The unit answers proved (with its quiet X moves), or not
 yet with its proof and disproof numbers, and such a leaf is expanded in the upper tree when it
 is next the most promising. A unit tries only X's few best moves, so its "disproved" is a
 failure of those, not a verdict: the leaf's proof number is set high, so the search turns
@@ -29,11 +29,11 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from pathlib import Path
 from typing import TextIO
 
-from qubic.board import Board
-from qubic.checkpoint import CHECKPOINT, Checkpoint, Key
-from qubic.geometry import CUBE
-from qubic.notation import format_cell, parse_cell
-from qubic.proof_unit import (
+from qubic.core.board import Board
+from qubic.proof.checkpoint import CHECKPOINT, Checkpoint, Key
+from qubic.core.geometry import CUBE
+from qubic.core.notation import format_cell, parse_cell
+from qubic.proof.unit import (
     UNIT_GROWTH,
     UNIT_NODES,
     UNIT_RUNS,
@@ -43,13 +43,12 @@ from qubic.proof_unit import (
     last_budget,
     unit,
 )
-from qubic.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
-from qubic.strategy import STRATEGY_FILE
-from qubic.strategy_writer import write_book
-from qubic.symmetry import stabilizer
-from qubic.threats import winning_cells
+from qubic.search.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
+from qubic.search.strategy import SHIPPED as STRATEGY
+from qubic.proof.writer import write_book
+from qubic.core.symmetry import stabilizer
+from qubic.search.threats import winning_cells
 
-STRATEGY = Path(__file__).with_name(STRATEGY_FILE)
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
 FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
@@ -330,12 +329,9 @@ def _number(value: int) -> str:
     return "inf" if value >= INF else str(_real(value))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m qubic.solve", description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options `solve` and `book` share."""
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    parser.add_argument("--hours", type=float, help="stop after this long (default: never)")
     parser.add_argument("--prover", choices=["auto", "python", "fast"], default="auto",
                         help="the units' prover: fast is compiled with numba (the solver "
                         "extra), python runs anywhere (use PyPy); auto (default) takes fast "
@@ -345,22 +341,26 @@ def main(argv: list[str] | None = None) -> int:
                         f"{UNIT_NODES['python']:,} with the python prover, "
                         f"{UNIT_NODES['fast']:,} with fast); one left unknown runs again with "
                         f"{UNIT_GROWTH} times as many, up to {UNIT_RUNS} runs")
-    parser.add_argument("--width", type=int,
-                        help=f"X's best ranked quiet moves a unit tries at each position "
-                        f"(default {UNIT_WIDTH['python']} with the python prover, "
-                        f"{UNIT_WIDTH['fast']} with fast); units that failed narrower run again")
     parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT,
                         help="the file to resume from and append to (default: the package's)")
     parser.add_argument("--start", nargs="+", metavar="MOVE",
                         help="prove the position after these moves instead of the empty cube")
-    parser.add_argument("--book", action="store_true",
-                        help="write the strategy book from the checkpoint instead of searching "
-                        "(positions whose quiet moves it does not keep are proved again)")
-    args = parser.parse_args(argv)
-    checkpoint = Checkpoint(args.checkpoint)
+
+
+def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
+    add_arguments(parser)
+    parser.add_argument("--hours", type=float, help="stop after this long (default: never)")
+    parser.add_argument("--width", type=int,
+                        help=f"X's best ranked quiet moves a unit tries at each position "
+                        f"(default {UNIT_WIDTH['python']} with the python prover, "
+                        f"{UNIT_WIDTH['fast']} with fast); units that failed narrower run again")
+
+
+def _setup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list[int], str]:
+    """The start moves and the prover's name the options ask for; a usage error if wrong."""
     try:
         start = [parse_cell(text) for text in args.start or []]
-        board = Board.from_moves(start)
+        Board.from_moves(start)
     except ValueError as error:
         parser.error(f"bad --start moves: {error}")
     prover = args.prover
@@ -368,10 +368,24 @@ def main(argv: list[str] | None = None) -> int:
         prover = "fast" if fast_prover_available() else "python"
     elif prover == "fast" and not fast_prover_available():
         parser.error("--prover fast needs numba: pip install -e '.[solver]'")
-    if args.book:
-        with ProcessPoolExecutor(args.workers) as executor:
-            nodes = last_budget(args.unit_nodes or UNIT_NODES[prover])
-            return write_book(checkpoint, STRATEGY, start, prover, nodes, sys.stdout, executor)
+    return start, prover
+
+
+def book(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """`book`: write the strategy book from the checkpoint (positions whose quiet moves it does
+    not keep are proved again)."""
+    start, prover = _setup(parser, args)
+    checkpoint = Checkpoint(args.checkpoint)
+    with ProcessPoolExecutor(args.workers) as executor:
+        nodes = last_budget(args.unit_nodes or UNIT_NODES[prover])
+        return write_book(checkpoint, STRATEGY, start, prover, nodes, sys.stdout, executor)
+
+
+def solve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """`solve`: search, resuming from the checkpoint, until the proof is complete."""
+    start, prover = _setup(parser, args)
+    checkpoint = Checkpoint(args.checkpoint)
+    board = Board.from_moves(start)
     solver = Solver(checkpoint, args.unit_nodes or UNIT_NODES[prover], sys.stdout,
                     (board.bits[0], board.bits[1]), args.width or UNIT_WIDTH[prover], prover)
     print(f"resuming with {len(checkpoint.settled)} settled positions and "
@@ -399,6 +413,3 @@ def main(argv: list[str] | None = None) -> int:
         print("X WINS: the proof is complete" if outcome else "X does not win here")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

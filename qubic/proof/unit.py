@@ -9,11 +9,11 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
 
-from qubic.geometry import CUBE
-from qubic.prover import PROVED, UNKNOWN, X_WIDTH, Prover, Result
+from qubic.core.geometry import CUBE
+from qubic.search.prover import PROVED, UNKNOWN, X_WIDTH, Prover, Result
 
 if TYPE_CHECKING:
-    from qubic.fast_prover import FastProver
+    from qubic.proof.fast_prover import FastProver
 
 UNIT_NODES = {"python": 20_000, "fast": 300_000}  # df-pn expansions per unit: at most some
 # two to four seconds here, the Python prover under PyPy, the compiled one under CPython
@@ -56,7 +56,7 @@ def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python
     start = time.process_time()
     search: Prover | FastProver
     if prover == "fast":
-        from qubic.fast_prover import FastProver  # numba: only where the extra is installed
+        from qubic.proof.fast_prover import FastProver  # numba: only where the extra is installed
         if width not in _fast_provers:
             _fast_provers[width] = FastProver(width=width)
         search = _fast_provers[width]

@@ -1,4 +1,4 @@
-"""`python -m qubic.verify`: walk the whole strategy and check that every line ends in X's win.
+"""`python -m qubic.proof verify`: walk the whole strategy and check that every line ends in X's win.
 
 From the start (or from given moves), X plays as level perfect does (win, block, the strategy
 book, its forced win by threats) and O tries every legal reply, replies that are images of each
@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from qubic import strategy
-from qubic.board import Board
-from qubic.geometry import CUBE, Orientation
-from qubic.notation import format_cell, parse_cell
-from qubic.perfect import x_move
-from qubic.symmetry import line_profile, orbit_representatives, stabilizer
-from qubic.threats import lowest, winning_cells
+from qubic.search import strategy
+from qubic.core.board import Board
+from qubic.core.geometry import CUBE, Orientation
+from qubic.core.notation import format_cell, parse_cell
+from qubic.players.perfect import x_move
+from qubic.core.symmetry import line_profile, orbit_representatives, stabilizer
+from qubic.search.threats import lowest, winning_cells
 
 Mover = Callable[[int, int, strategy.Entries, Orientation | None], tuple[int, str] | None]
 QUIET = ("book", "setup")  # the reasons of the quiet moves a book must hold
@@ -157,10 +157,7 @@ def _walk(starts: list[list[int]], book: strategy.Entries, limit: int | None = N
     return result
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m qubic.verify", description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="*", metavar="MOVE",
                         help="walk from the position after these moves (X to move); "
                         "default the empty cube")
@@ -170,7 +167,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2,
                         help="processes walking the subtrees after O's replies (default 2; "
                         "1 walks in this process alone)")
-    args = parser.parse_args(argv)
+
+
+def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """`verify`: walk the strategy; exit status 1 on any line that X does not win."""
     try:
         moves = [parse_cell(text) for text in args.moves]
         Board.from_moves(moves)
@@ -194,6 +194,3 @@ def main(argv: list[str] | None = None) -> int:
         print("  " + " ".join(format_cell(cell) for cell in line))
     return 1 if result.failures else 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Writing the strategy book from the solver's checkpoint (`python -m qubic.solve --book`).
+"""Writing the strategy book from the solver's checkpoint (`python -m qubic.proof.solve --book`).
 
 The book is the quiet moves of a walk of the strategy, as the verifier walks it. Where X has a
 win with at most `SETUPS` setups (quiet moves after which every reply of O leaves X a forced
@@ -14,16 +14,16 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
-from qubic.board import Board
-from qubic.checkpoint import Checkpoint
-from qubic.expert import SetupSearch
-from qubic.geometry import CUBE, Orientation
-from qubic.perfect import x_move
-from qubic.proof_unit import UNIT_WIDTH, unit
-from qubic.prover import PROVED, X_WIDTH
-from qubic.strategy import Entries, format_entries, lookup
-from qubic.threats import OutOfBudget, ThreatSearch
-from qubic.verify import walk, walk_lines
+from qubic.core.board import Board
+from qubic.proof.checkpoint import Checkpoint
+from qubic.players.expert import SetupSearch
+from qubic.core.geometry import CUBE, Orientation
+from qubic.players.perfect import x_move
+from qubic.proof.unit import UNIT_WIDTH, unit
+from qubic.search.prover import PROVED, X_WIDTH
+from qubic.search.strategy import Entries, format_entries, lookup
+from qubic.search.threats import OutOfBudget, ThreatSearch
+from qubic.proof.verify import walk, walk_lines
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
 # unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000

@@ -28,9 +28,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
-from qubic.geometry import CUBE
-from qubic.symmetry import orbit_representatives, stabilizer
-from qubic.threats import (
+from qubic.core.geometry import CUBE
+from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
     lowest,
@@ -312,7 +312,7 @@ def child_thresholds(or_node: bool, pn: int, dn: int, pth: int, dth: int, cpn: i
     """df-pn's thresholds for the child chosen at a node with numbers `(pn, dn)` and
     thresholds `(pth, dth)`: the child's own numbers, and `second` the number its sibling
     nearest to being chosen has. The 1+epsilon trick lets the child pass that sibling by a
-    quarter (and by at least one). Plain int arithmetic: `qubic.fast_prover` compiles this
+    quarter (and by at least one). Plain int arithmetic: `qubic.proof.fast_prover` compiles this
     same function."""
     margin = INF if second >= INF else second + max(1, (second + 3) // 4)
     if or_node:

@@ -3,7 +3,7 @@
 `qubic/strategy.txt` holds a line per entry: X's and O's bitboards (hex) of the position's
 canonical image under the cube's symmetries, and X's move in that image. Everywhere else on
 the proof X wins, blocks, or has a forced win by threats, which the threat search finds again.
-`python -m qubic.solve --book` rebuilds the file from the solver's checkpoint.
+`python -m qubic.proof.solve --book` rebuilds the file from the solver's checkpoint.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from qubic.geometry import CUBE, Orientation
+from qubic.core.geometry import CUBE, Orientation
 
 STRATEGY_FILE = "strategy.txt"
+SHIPPED = Path(__file__).with_name(STRATEGY_FILE)  # where the book builds write it
 
 Entries = dict[tuple[int, int], int]
 
@@ -31,7 +32,7 @@ def parse(text: str) -> Entries:
 
 
 def format_entries(entries: Iterable[tuple[tuple[int, int], int]]) -> str:
-    lines = ["# QUBIC strategy book, written by `python -m qubic.solve --book`.",
+    lines = ["# QUBIC strategy book, written by `python -m qubic.proof.solve --book`.",
              "# X (hex)  O (hex)  X's move, in the position's canonical image"]
     lines += [f"{x:x} {o:x} {cell}" for (x, o), cell in sorted(entries)]
     return "\n".join(lines) + "\n"
@@ -40,7 +41,7 @@ def format_entries(entries: Iterable[tuple[tuple[int, int], int]]) -> str:
 @cache
 def shipped() -> Entries:
     """The package's strategy book."""
-    source = resources.files("qubic").joinpath(STRATEGY_FILE)
+    source = resources.files("qubic.search").joinpath(STRATEGY_FILE)
     return parse(source.read_text(encoding="ascii")) if source.is_file() else {}
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 import time
 
-from qubic.geometry import CUBE, Geometry
+from qubic.core.geometry import CUBE, Geometry
 
 MAX_THREATS = 16  # deepest chain of own threat moves searched (the issue asks for 12)
 EXHAUSTED = sys.maxsize  # a refuted position whose every chain ran out before any depth limit

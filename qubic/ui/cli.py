@@ -10,15 +10,17 @@ from dataclasses import fields
 from datetime import date
 from importlib.metadata import PackageNotFoundError, version
 
-from qubic import engine, savefile
-from qubic.console import PipedAsker, TerminalAsker, TypeAhead, run
-from qubic.game import COMMAND_HELP, Session
-from qubic.levels import DEFAULT_LEVEL, LEVELS
-from qubic.puzzle_game import PuzzleSession
-from qubic.puzzles import LENGTHS
-from qubic.settings import PLAYERS, Settings, parse_seconds
-from qubic.text import table
-from qubic.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
+from qubic.ui import protocol as engine
+
+from qubic.play import savefile
+from qubic.ui.console import PipedAsker, TerminalAsker, TypeAhead, run
+from qubic.play.session import COMMAND_HELP, Session
+from qubic.players.levels import DEFAULT_LEVEL, LEVELS
+from qubic.play.puzzle_session import PuzzleSession
+from qubic.play.puzzles import LENGTHS
+from qubic.play.settings import PLAYERS, Settings, parse_seconds
+from qubic.play.text import table
+from qubic.core.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
 
 VARIANT_OPTIONS = ("size", "dims", "target", "sides", "no_centre")
 
@@ -170,7 +172,7 @@ def full_screen(parser: argparse.ArgumentParser, session: Session, board: str | 
         parser.error("--board lays out the line console's board; --tui draws its own")
     if not (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TERM") == "dumb":
         parser.error("--tui needs a terminal that can draw a screen")
-    from qubic.tui import play as play_full_screen  # prompt_toolkit's full screen: on demand
+    from qubic.ui.tui import play as play_full_screen  # prompt_toolkit's full screen: on demand
 
     return play_full_screen(session, colour, pause)
 

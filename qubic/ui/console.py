@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 
-from qubic.game import FILE, GOODBYE, Output, Session
-from qubic.render import Picture, render, wide_width
-from qubic.text import fit
+from qubic.play.session import FILE, GOODBYE, Output, Session
+from qubic.play.render import Picture, render, wide_width
+from qubic.play.text import fit
 
 if TYPE_CHECKING:
     from asyncio import TimerHandle

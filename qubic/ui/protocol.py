@@ -11,13 +11,13 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from qubic.analysis import Unanswered, Verdict, analyze
-from qubic.board import Board, IllegalMoveError
-from qubic.levels import DEFAULT_LEVEL, LEVELS, make_player
-from qubic.notation import NotationError, format_cell, parse_cell
-from qubic.player import Player
-from qubic.text import quoted
-from qubic.variant import QUBIC, VariantError, parse_spec
+from qubic.play.analysis import Unanswered, Verdict, analyze
+from qubic.core.board import Board, IllegalMoveError
+from qubic.players.levels import DEFAULT_LEVEL, LEVELS, make_player
+from qubic.core.notation import NotationError, format_cell, parse_cell
+from qubic.players.base import Player
+from qubic.play.text import quoted
+from qubic.core.variant import QUBIC, VariantError, parse_spec
 
 GO_OPTIONS = {"level": "NAME", "movetime": "MS"}  # what go takes, each with its value
 

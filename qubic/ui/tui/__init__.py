@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import sys
 
-from qubic.game import Session
-from qubic.tui.app import Screen
+from qubic.play.session import Session
+from qubic.ui.tui.app import Screen
 
 
 def play(session: Session, colour: bool = True, pause: float = 0.0) -> int:

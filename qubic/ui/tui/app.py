@@ -43,14 +43,14 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
-from qubic.board import PASS
-from qubic.console import INTERRUPTED, ContextCompleter, Spinner, TurnClock
-from qubic.game import GOODBYE, Output, Session, Stage
-from qubic.levels import LEVELS
-from qubic.notation import NotationError, format_cell, parse_cell
-from qubic.render import Layout as Shape
-from qubic.text import table
-from qubic.tui.view import (
+from qubic.core.board import PASS
+from qubic.ui.console import INTERRUPTED, ContextCompleter, Spinner, TurnClock
+from qubic.play.session import GOODBYE, Output, Session, Stage
+from qubic.players.levels import LEVELS
+from qubic.core.notation import NotationError, format_cell, parse_cell
+from qubic.play.render import Layout as Shape
+from qubic.play.text import table
+from qubic.ui.tui.view import (
     Highlights,
     describe,
     fitted,
@@ -60,7 +60,7 @@ from qubic.tui.view import (
     step,
     threats,
 )
-from qubic.tui.worker import Worker, WorkerError
+from qubic.ui.tui.worker import Worker, WorkerError
 
 if TYPE_CHECKING:
     from asyncio import TimerHandle

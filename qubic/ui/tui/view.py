@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from prompt_toolkit.formatted_text import OneStyleAndTextTuple, StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent
 
-from qubic.board import Board, Mark
-from qubic.geometry import Geometry
-from qubic.notation import format_cell
-from qubic.render import DISABLED, EMPTY, Layout, layout
+from qubic.core.board import Board, Mark
+from qubic.core.geometry import Geometry
+from qubic.core.notation import format_cell
+from qubic.play.render import DISABLED, EMPTY, Layout, layout
 
 THREAT, THREATS = "!", "*"  # where one side, or several, could complete a line now
 Handler = Callable[[MouseEvent], object]

@@ -17,7 +17,7 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Any
 
-from qubic.game import Output, Session
+from qubic.play.session import Output, Session
 
 Result = tuple[Session, Output]
 # The worker yields the processor to the screen: keys are drawn at once even on a machine
