@@ -21,8 +21,8 @@ from collections import Counter
 
 from bench import table
 
-from qubic.play.analysis import Verdict, analyze, own_moves
 from qubic.core.board import Board
+from qubic.play.analysis import Verdict, analyze, own_moves
 from qubic.play.puzzles import LENGTHS, WINNING, judge, machine_game, sitting_puzzle
 from qubic.search.threats import MAX_THREATS, ThreatSearch
 
@@ -76,12 +76,33 @@ def analysis_table(games: int) -> str:
             else:
                 deeper = ThreatSearch().forced_win(me, you, DEEPER, shortest=False)
                 wrong += deeper is not None and own_moves(deeper) <= WITHIN
-    rows = [[games, len(seconds), f"{statistics.median(seconds) * 1000:.1f}",
-             f"{max(seconds) * 1000:.0f}", f"{statistics.median(nodes):.0f}", max(nodes),
-             " ".join(f"{v.value} {verdicts[v.value]}" for v in Verdict), longest, wrong]]
+    rows = [
+        [
+            games,
+            len(seconds),
+            f"{statistics.median(seconds) * 1000:.1f}",
+            f"{max(seconds) * 1000:.0f}",
+            f"{statistics.median(nodes):.0f}",
+            max(nodes),
+            " ".join(f"{v.value} {verdicts[v.value]}" for v in Verdict),
+            longest,
+            wrong,
+        ]
+    ]
     return "### ANALYZE on positions from machine games\n\n" + table(
-        ["games", "positions", "median ms", "max ms", "median nodes", "max nodes",
-         "verdicts", "longest win", "wrong"], rows)
+        [
+            "games",
+            "positions",
+            "median ms",
+            "max ms",
+            "median nodes",
+            "max nodes",
+            "verdicts",
+            "longest win",
+            "wrong",
+        ],
+        rows,
+    )
 
 
 def puzzle_ok(moves: tuple[int, ...], solution: tuple[int, ...], length: int) -> bool:
@@ -92,8 +113,7 @@ def puzzle_ok(moves: tuple[int, ...], solution: tuple[int, ...], length: int) ->
     line = search.forced_win(board.bits[board.turn], board.bits[board.turn.other])
     if line is None or own_moves(line) != length or not replays(board, solution):
         return False
-    return any(judge(board, cell, search).outcome not in WINNING
-               for cell in board.legal_moves())
+    return any(judge(board, cell, search).outcome not in WINNING for cell in board.legal_moves())
 
 
 def puzzle_table(count: int) -> str:
@@ -106,18 +126,27 @@ def puzzle_table(count: int) -> str:
             puzzle = sitting_puzzle(SEED + seed, 1, length)
             seconds.append(time.perf_counter() - start)
             checked += puzzle_ok(puzzle.moves, puzzle.solution, length)
-        rows.append([length, count, f"{statistics.median(seconds):.2f}",
-                     f"{max(seconds):.2f}", f"{checked}/{count}"])
+        rows.append(
+            [
+                length,
+                count,
+                f"{statistics.median(seconds):.2f}",
+                f"{max(seconds):.2f}",
+                f"{checked}/{count}",
+            ]
+        )
     return "### Producing a puzzle (seconds)\n\n" + table(
-        ["own moves", "puzzles", "median s", "max s", "checked"], rows)
+        ["own moves", "puzzles", "median s", "max s", "checked"], rows
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games whose positions are analysed")
     parser.add_argument("--puzzles", type=int, default=10, help="puzzles produced per length")
-    parser.add_argument("--only", nargs="+", default=["analysis", "puzzles"],
-                        choices=["analysis", "puzzles"])
+    parser.add_argument(
+        "--only", nargs="+", default=["analysis", "puzzles"], choices=["analysis", "puzzles"]
+    )
     args = parser.parse_args()
     sections = {
         "analysis": lambda: analysis_table(args.games),

@@ -19,9 +19,9 @@ import time
 from collections.abc import Iterator
 
 from qubic.core.board import Board, Mark
+from qubic.players.base import Player
 from qubic.players.heuristic import EasyPlayer
 from qubic.players.levels import LEVELS, make_player
-from qubic.players.base import Player
 from qubic.search.threats import ThreatSearch
 
 SEED = 2026
@@ -81,11 +81,18 @@ def speed(levels: list[str], games: int) -> str:
             start = time.perf_counter()
             player.choose(board.copy())
             times.append((time.perf_counter() - start) * 1000)
-        rows.append([level, len(times), f"{statistics.median(times):.1f}",
-                     f"{percentile(times, 0.95):.1f}", f"{max(times):.1f}"])
-    return (f"### Milliseconds per move\n\nEvery position of {games} games between normal "
-            "and hard.\n\n") + table(
-        ["level", "positions", "median", "p95", "max"], rows)
+        rows.append(
+            [
+                level,
+                len(times),
+                f"{statistics.median(times):.1f}",
+                f"{percentile(times, 0.95):.1f}",
+                f"{max(times):.1f}",
+            ]
+        )
+    return (
+        f"### Milliseconds per move\n\nEvery position of {games} games between normal and hard.\n\n"
+    ) + table(["level", "positions", "median", "p95", "max"], rows)
 
 
 def search_rate(games: int) -> str:
@@ -99,10 +106,13 @@ def search_rate(games: int) -> str:
         search.forced_win(you, me)
         nodes += search.nodes
     seconds = time.perf_counter() - start
-    return ("### Threat search\n\nThe shortest forced win by threats for each side, in every "
-            f"position of {games} games between normal and hard.\n\n") + table(
+    return (
+        "### Threat search\n\nThe shortest forced win by threats for each side, in every "
+        f"position of {games} games between normal and hard.\n\n"
+    ) + table(
         ["positions", "searches", "nodes", "seconds", "nodes per second"],
-        [[len(boards), 2 * len(boards), nodes, f"{seconds:.2f}", f"{nodes / seconds:,.0f}"]])
+        [[len(boards), 2 * len(boards), nodes, f"{seconds:.2f}", f"{nodes / seconds:,.0f}"]],
+    )
 
 
 def forced_wins(count: int, max_threats: int = 12) -> Iterator[tuple[Board, int]]:
@@ -125,8 +135,11 @@ def defences(count: int) -> Iterator[tuple[Board, set[int]]]:
             continue
         if search.forced_win(you, me) is None:
             continue
-        stopping = {cell for cell in board.legal_moves()
-                    if search.forced_win(you, me | 1 << cell, shortest=False) is None}
+        stopping = {
+            cell
+            for cell in board.legal_moves()
+            if search.forced_win(you, me | 1 << cell, shortest=False) is None
+        }
         if stopping:
             yield board, stopping
 
@@ -145,14 +158,17 @@ def tactics(levels: list[str], count: int) -> str:
             # Still winning: the opponent to move cannot escape (we win by threats next).
             escaped = ThreatSearch().forced_win(you, me) is not None or any(
                 ThreatSearch().forced_win(me, you | 1 << reply, shortest=False) is None
-                for reply in board.legal_moves())
+                for reply in board.legal_moves()
+            )
             found += board.winner is not None or not escaped
         stopped = sum(player.choose(board.copy()).cell in stopping for board, stopping in saves)
         rows.append([level, f"{found}/{len(wins)}", f"{stopped}/{len(saves)}"])
     depths = sorted(depth for _, depth in wins)
-    header = (f"### Tactics\n\n{len(wins)} positions with a forced win by threats "
-              f"({depths[0]}..{depths[-1]} own moves, median {statistics.median(depths)}); "
-              f"{len(saves)} positions where the opponent has one and some moves stop it.\n\n")
+    header = (
+        f"### Tactics\n\n{len(wins)} positions with a forced win by threats "
+        f"({depths[0]}..{depths[-1]} own moves, median {statistics.median(depths)}); "
+        f"{len(saves)} positions where the opponent has one and some moves stop it.\n\n"
+    )
     return header + table(["level", "forced wins kept", "forced wins stopped"], rows)
 
 
@@ -166,12 +182,13 @@ def play(x: Player, o: Player) -> Mark | None:
 def round_robin(levels: list[str], games: int) -> str:
     rows = []
     for i, first in enumerate(levels):
-        for second in levels[i + 1:]:
+        for second in levels[i + 1 :]:
             score = {first: [0, 0, 0], second: [0, 0, 0]}  # wins as X, wins as O, draws
             for game in range(games):
                 for x_level, o_level in ((first, second), (second, first)):
-                    winner = play(make_player(x_level, SEED + game),
-                                  make_player(o_level, SEED + 1000 + game))
+                    winner = play(
+                        make_player(x_level, SEED + game), make_player(o_level, SEED + 1000 + game)
+                    )
                     if winner is Mark.X:
                         score[x_level][0] += 1
                     elif winner is Mark.O:
@@ -179,24 +196,51 @@ def round_robin(levels: list[str], games: int) -> str:
                     else:
                         score[first][2] += 1
             a, b = score[first], score[second]
-            rows.append([f"{first} v {second}", 2 * games, f"{a[0]}/{games}", f"{a[1]}/{games}",
-                         f"{b[0]}/{games}", f"{b[1]}/{games}", a[2]])
-    return (f"### Round robin\n\n{games} games per pairing and colour; "
-            "A is the first-named level.\n\n" + table(
-                ["pairing", "games", "A wins as X", "A wins as O", "B wins as X",
-                 "B wins as O", "draws"], rows))
+            rows.append(
+                [
+                    f"{first} v {second}",
+                    2 * games,
+                    f"{a[0]}/{games}",
+                    f"{a[1]}/{games}",
+                    f"{b[0]}/{games}",
+                    f"{b[1]}/{games}",
+                    a[2],
+                ]
+            )
+    return (
+        f"### Round robin\n\n{games} games per pairing and colour; "
+        "A is the first-named level.\n\n"
+        + table(
+            [
+                "pairing",
+                "games",
+                "A wins as X",
+                "A wins as O",
+                "B wins as X",
+                "B wins as O",
+                "draws",
+            ],
+            rows,
+        )
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sample-games", type=int, default=4,
-                        help="games whose positions are timed")
-    parser.add_argument("--positions", type=int, default=400,
-                        help="random positions searched for tactics")
+    parser.add_argument(
+        "--sample-games", type=int, default=4, help="games whose positions are timed"
+    )
+    parser.add_argument(
+        "--positions", type=int, default=400, help="random positions searched for tactics"
+    )
     parser.add_argument("--games", type=int, default=4, help="games per pairing and colour")
     parser.add_argument("--levels", nargs="+", default=RANKED, choices=list(LEVELS))
-    parser.add_argument("--only", nargs="+", default=["speed", "search", "tactics", "games"],
-                        choices=["speed", "search", "tactics", "games"])
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        default=["speed", "search", "tactics", "games"],
+        choices=["speed", "search", "tactics", "games"],
+    )
     args = parser.parse_args()
     sections = {
         "speed": lambda: speed(args.levels, args.sample_games),

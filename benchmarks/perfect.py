@@ -20,8 +20,8 @@ import time
 from bench import table
 
 from qubic.core.board import Board, Mark
-from qubic.players.levels import LEVELS, make_player
 from qubic.players.base import Player
+from qubic.players.levels import LEVELS, make_player
 
 SEED = 2026
 X_OPPONENTS = ["easy", "normal", "classic", "hard", "expert"]
@@ -41,8 +41,9 @@ def play(x: Player, o: Player, timed: Mark) -> tuple[Mark | None, list[float]]:
     return board.winner, times
 
 
-def series(games: int, against: list[str], side: Mark, seeded: bool = True,
-           player: str = "perfect") -> str:
+def series(
+    games: int, against: list[str], side: Mark, seeded: bool = True, player: str = "perfect"
+) -> str:
     """`player` (a level) playing `side` against each level of `against` it meets from that
     side."""
     rows = []
@@ -52,37 +53,67 @@ def series(games: int, against: list[str], side: Mark, seeded: bool = True,
         times: list[float] = []
         for game in range(games):
             names = (player, opponent) if side is Mark.X else (opponent, player)
-            x, o = (make_player(name, SEED + 1000 * seat + game if seeded else None)
-                    for seat, name in enumerate(names))
+            x, o = (
+                make_player(name, SEED + 1000 * seat + game if seeded else None)
+                for seat, name in enumerate(names)
+            )
             winner, took = play(x, o, side)
             results[winner] += 1
             times += took
-            print(f"  {names[0]} v {names[1]}, game {game + 1}: "
-                  f"{'draw' if winner is None else winner.name + ' wins'}", flush=True)
-        rows.append([opponent, games, results[side], results[side.other], results[None],
-                     f"{statistics.median(times):.1f}", f"{max(times):.1f}"])
+            print(
+                f"  {names[0]} v {names[1]}, game {game + 1}: "
+                f"{'draw' if winner is None else winner.name + ' wins'}",
+                flush=True,
+            )
+        rows.append(
+            [
+                opponent,
+                games,
+                results[side],
+                results[side.other],
+                results[None],
+                f"{statistics.median(times):.1f}",
+                f"{max(times):.1f}",
+            ]
+        )
     title = f"### {player.capitalize()} as {side.name}{'' if seeded else ', unseeded'}"
     return f"{title}\n\n" + table(
-        ["against", "games", f"{player} wins", f"{player} loses", "draws", "median ms",
-         "max ms"], rows)
+        ["against", "games", f"{player} wins", f"{player} loses", "draws", "median ms", "max ms"],
+        rows,
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="games per opponent")
     parser.add_argument("--only", nargs="+", default=["x", "o"], choices=["x", "o"])
-    parser.add_argument("--against", nargs="+", default=X_OPPONENTS,
-                        choices=X_OPPONENTS, help="the opponents (default all)")
-    parser.add_argument("--level", default="perfect", choices=sorted(LEVELS),
-                        help="the level in perfect's seat (default: perfect; expert plays "
-                             "the same games, its prover checking only its own candidates)")
-    parser.add_argument("--unseeded", action="store_true",
-                        help="let every player draw its own seed: new games each run")
+    parser.add_argument(
+        "--against",
+        nargs="+",
+        default=X_OPPONENTS,
+        choices=X_OPPONENTS,
+        help="the opponents (default all)",
+    )
+    parser.add_argument(
+        "--level",
+        default="perfect",
+        choices=sorted(LEVELS),
+        help="the level in perfect's seat (default: perfect; expert plays "
+        "the same games, its prover checking only its own candidates)",
+    )
+    parser.add_argument(
+        "--unseeded",
+        action="store_true",
+        help="let every player draw its own seed: new games each run",
+    )
     args = parser.parse_args()
     for name in args.only:
         side = Mark.X if name == "x" else Mark.O
-        print(series(args.games, args.against, side, not args.unseeded, args.level), end="\n\n",
-              flush=True)
+        print(
+            series(args.games, args.against, side, not args.unseeded, args.level),
+            end="\n\n",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -36,11 +36,16 @@ def bits(moves: str) -> tuple[int, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--nodes", type=int, default=4000, help="expansions per position")
-    parser.add_argument("--prover", choices=["python", "fast"], default="python",
-                        help="the Python prover (default) or the one compiled with numba")
+    parser.add_argument(
+        "--prover",
+        choices=["python", "fast"],
+        default="python",
+        help="the Python prover (default) or the one compiled with numba",
+    )
     args = parser.parse_args()
     if args.prover == "fast":
         from qubic.proof.fast_prover import FastProver
@@ -55,8 +60,17 @@ def main() -> None:
         result = new().prove(*bits(moves), args.nodes)
         rate = result.expanded / result.seconds
         rates.append(rate)
-        rows.append([moves, result.status, result.pn, result.dn, result.expanded,
-                     f"{result.seconds:.2f}", f"{rate:,.0f}"])
+        rows.append(
+            [
+                moves,
+                result.status,
+                result.pn,
+                result.dn,
+                result.expanded,
+                f"{result.seconds:.2f}",
+                f"{rate:,.0f}",
+            ]
+        )
     total = sum(row[4] for row in rows) / sum(float(row[5]) for row in rows)
     rows.append(["all", "", "", "", sum(row[4] for row in rows), "", f"{total:,.0f}"])
     print(table(["position", "status", "pn", "dn", "expanded", "seconds", "nodes/s"], rows))

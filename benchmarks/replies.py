@@ -21,9 +21,9 @@ from functools import partial
 from bench import table
 
 from qubic.core.board import Board, Mark
-from qubic.proof.opening_build import against_hard, every_kind
-from qubic.players.levels import LEVELS
 from qubic.core.notation import format_cell, parse_cell
+from qubic.players.levels import LEVELS
+from qubic.proof.opening_build import against_hard, every_kind
 from qubic.search.prover import shown_lost
 
 
@@ -41,18 +41,33 @@ def rejected(moves: list[int], reply: int) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(
         description="Score each kind of reply for the second player at a position by seeded "
-                    "games against hard (X), each in another rotation of the position.")
-    parser.add_argument("moves", type=cells, help="the moves from the start, second player "
-                                                  "to move: '111 114 441'")
+        "games against hard (X), each in another rotation of the position."
+    )
+    parser.add_argument(
+        "moves", type=cells, help="the moves from the start, second player to move: '111 114 441'"
+    )
     parser.add_argument("--games", type=int, default=4, help="games a reply (default: 4)")
-    parser.add_argument("--replies", type=cells, metavar="CELLS",
-                        help="the replies to score (default: one of each kind)")
-    parser.add_argument("--level", default="expert", choices=sorted(LEVELS),
-                        help="the second player (default: expert)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="the first game's seed (default: 0, as --deepen)")
-    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count(),
-                        help="processes playing the games (default: %(default)s, the cores)")
+    parser.add_argument(
+        "--replies",
+        type=cells,
+        metavar="CELLS",
+        help="the replies to score (default: one of each kind)",
+    )
+    parser.add_argument(
+        "--level",
+        default="expert",
+        choices=sorted(LEVELS),
+        help="the second player (default: expert)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="the first game's seed (default: 0, as --deepen)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=multiprocessing.cpu_count(),
+        help="processes playing the games (default: %(default)s, the cores)",
+    )
     args = parser.parse_args()
     moves, board = args.moves, Board()
     for cell in moves:
@@ -73,11 +88,19 @@ def main() -> None:
     for (line, _), winner in zip(tasks, winners):
         results[line[-1]][[Mark.O, None, Mark.X].index(winner)] += 1
     ranked = sorted(replies, key=lambda reply: results[reply][2] - results[reply][0])
-    print(table(["reply", "won", "drawn", "lost", "perfect rejects"],
-                [[format_cell(reply), *results[reply], "yes" if lost[reply] else ""]
-                 for reply in ranked]))
-    print(f"\n{len(tasks)} games of {args.level} (O) against hard (X) in "
-          f"{time.perf_counter() - start:.0f} s")
+    print(
+        table(
+            ["reply", "won", "drawn", "lost", "perfect rejects"],
+            [
+                [format_cell(reply), *results[reply], "yes" if lost[reply] else ""]
+                for reply in ranked
+            ],
+        )
+    )
+    print(
+        f"\n{len(tasks)} games of {args.level} (O) against hard (X) in "
+        f"{time.perf_counter() - start:.0f} s"
+    )
 
 
 if __name__ == "__main__":

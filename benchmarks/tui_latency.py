@@ -35,8 +35,9 @@ class Screen:
     def __init__(self, *args: str) -> None:
         program = Path(sys.executable).parent / "qubic"
         env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
-        self.child = pexpect.spawn(str(program), ["--tui", *args], env=env,
-                                   dimensions=(24, 80), encoding="utf-8")
+        self.child = pexpect.spawn(
+            str(program), ["--tui", *args], env=env, dimensions=(24, 80), encoding="utf-8"
+        )
         self.child.delaybeforesend = None  # pexpect waits 50 ms before each send otherwise
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.Stream(self.screen)
@@ -95,8 +96,13 @@ def samples(screen: Screen, count: int, while_thinking: bool) -> list[float]:
 
 
 def row(name: str, values: list[float]) -> list[object]:
-    return [name, len(values), f"{percentile(values, 0.5):.1f}",
-            f"{percentile(values, 0.95):.1f}", f"{max(values):.1f}"]
+    return [
+        name,
+        len(values),
+        f"{percentile(values, 0.5):.1f}",
+        f"{percentile(values, 0.95):.1f}",
+        f"{max(values):.1f}",
+    ]
 
 
 def main() -> None:
@@ -108,8 +114,9 @@ def main() -> None:
     idle.wait("111 (SQUARE 1)")
     rows.append(row("idle, you to move", samples(idle, args.keys, False)))
     idle.close()
-    busy = Screen("--players", "0", "--level", "expert", "--level-o", "expert", "--pause", "0",
-                  "--seed", "1")
+    busy = Screen(
+        "--players", "0", "--level", "expert", "--level-o", "expert", "--pause", "0", "--seed", "1"
+    )
     busy.wait("THINKING")
     rows.append(row("expert thinking", samples(busy, args.keys, True)))
     busy.close()

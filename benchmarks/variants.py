@@ -21,8 +21,8 @@ from bench import table
 
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import geometry
-from qubic.players.levels import LEVELS, make_player
 from qubic.core.variant import CUBE3, QUBIC, TESSERACT, Variant
+from qubic.players.levels import LEVELS, make_player
 
 SEED = 2026
 RANKED = ["easy", "normal", "shrewd", "hard", "expert"]  # weakest first
@@ -30,10 +30,17 @@ RANKED = ["easy", "normal", "shrewd", "hard", "expert"]  # weakest first
 
 def lines() -> str:
     rows = []
-    for size, dims, no_centre in ((3, 2, False), (3, 3, False), (4, 3, False), (5, 3, False),
-                                  (3, 4, False), (3, 4, True), (4, 4, False)):
+    for size, dims, no_centre in (
+        (3, 2, False),
+        (3, 3, False),
+        (4, 3, False),
+        (5, 3, False),
+        (3, 4, False),
+        (3, 4, True),
+        (4, 4, False),
+    ):
         found = len(geometry(size, dims, no_centre).lines)
-        formula = ((size + 2) ** dims - size ** dims) // 2
+        formula = ((size + 2) ** dims - size**dims) // 2
         rows.append([f"{size}^{dims}" + (" no centre" if no_centre else ""), formula, found])
     return "### Line counts\n\n" + table(["cube", "formula (all lines)", "lines"], rows)
 
@@ -62,20 +69,29 @@ def legal(games: int) -> str:
                             cell = rng.choice(board.legal_moves())
                         board.push(cell)
                 rows.append([variant.spec, name, games, moves, "all legal"])
-    return ("### Legal play\n\nEach level in turn in every seat against random moves "
-            "(expert is hard's search plus time: left out for speed).\n\n"
-            + table(["variant", "level", "games", "its moves", "result"], rows))
+    return (
+        "### Legal play\n\nEach level in turn in every seat against random moves "
+        "(expert is hard's search plus time: left out for speed).\n\n"
+        + table(["variant", "level", "games", "its moves", "result"], rows)
+    )
 
 
 def sudden_death(games: int) -> str:
     variant = QUBIC.with_options(size=3)
     wins = 0
     for game in range(games):
-        board = play(variant, [make_player("hard", SEED + game),
-                               make_player(("easy", "normal", "hard")[game % 3], SEED - game)])
+        board = play(
+            variant,
+            [
+                make_player("hard", SEED + game),
+                make_player(("easy", "normal", "hard")[game % 3], SEED - game),
+            ],
+        )
         wins += board.winner is Mark.X
-    return ("### 3x3x3, first line wins\n\nHard moving first against easy, normal and hard "
-            "in turn.\n\n" + table(["games", "hard wins as X"], [[games, wins]]))
+    return (
+        "### 3x3x3, first line wins\n\nHard moving first against easy, normal and hard "
+        "in turn.\n\n" + table(["games", "hard wins as X"], [[games, wins]])
+    )
 
 
 def play(variant: Variant, players: list) -> Board:
@@ -95,19 +111,34 @@ def round_robin(games: int) -> str:
             for seat in range(variant.sides):
                 result = [0, 0, 0]  # stronger wins, weaker wins, draws
                 for game in range(games):
-                    players = [make_player(weaker, SEED + 100 * game + side)
-                               for side in range(variant.sides)]
+                    players = [
+                        make_player(weaker, SEED + 100 * game + side)
+                        for side in range(variant.sides)
+                    ]
                     players[seat] = make_player(stronger, SEED + game)
                     outcome = play(variant, players).outcome()
                     assert outcome is not None
                     winner = outcome.winner
                     result[2 if winner is None else 0 if winner == seat else 1] += 1
-                rows.append([variant.spec, f"{stronger} v {weaker}", Mark(seat).name, games,
-                             *result])
-    return ("### Round robin\n\nThe stronger level alone in one seat (X moves first), the "
-            "weaker in every other seat.\n\n" + table(
-                ["variant", "pairing", "stronger plays", "games", "stronger wins",
-                 "weaker wins", "draws"], rows))
+                rows.append(
+                    [variant.spec, f"{stronger} v {weaker}", Mark(seat).name, games, *result]
+                )
+    return (
+        "### Round robin\n\nThe stronger level alone in one seat (X moves first), the "
+        "weaker in every other seat.\n\n"
+        + table(
+            [
+                "variant",
+                "pairing",
+                "stronger plays",
+                "games",
+                "stronger wins",
+                "weaker wins",
+                "draws",
+            ],
+            rows,
+        )
+    )
 
 
 def move_time(games: int) -> str:
@@ -123,10 +154,11 @@ def move_time(games: int) -> str:
                 cell = players[board.turn].choose(board).cell
                 times.append((time.perf_counter() - start) * 1000)
                 board.push(cell)
-        rows.append([name, len(times), f"{statistics.median(times):.1f}",
-                     f"{max(times):.1f}"])
-    return (f"### Four-sided tesseract move time\n\nEvery move of {games} games, all four "
-            "sides at the level.\n\n" + table(["level", "moves", "median ms", "max ms"], rows))
+        rows.append([name, len(times), f"{statistics.median(times):.1f}", f"{max(times):.1f}"])
+    return (
+        f"### Four-sided tesseract move time\n\nEvery move of {games} games, all four "
+        "sides at the level.\n\n" + table(["level", "moves", "median ms", "max ms"], rows)
+    )
 
 
 def main() -> None:

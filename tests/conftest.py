@@ -38,20 +38,41 @@ def program_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def spawn(*args: str, timeout: float = 20, columns: int = 120, cwd: str | None = None,
-          preexec_fn: Callable[[], None] | None = None, **env: str) -> pexpect.spawn:
+def spawn(
+    *args: str,
+    timeout: float = 20,
+    columns: int = 120,
+    cwd: str | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+    **env: str,
+) -> pexpect.spawn:
     """The program in a real pseudo-terminal, so prompt_toolkit is what asks; `preexec_fn`
     runs in the child before the program starts."""
-    return pexpect.spawn(qubic_command(), list(args), env=program_env(**env), cwd=cwd,
-                         encoding="utf-8", timeout=timeout, dimensions=(50, columns),
-                         preexec_fn=preexec_fn)
+    return pexpect.spawn(
+        qubic_command(),
+        list(args),
+        env=program_env(**env),
+        cwd=cwd,
+        encoding="utf-8",
+        timeout=timeout,
+        dimensions=(50, columns),
+        preexec_fn=preexec_fn,
+    )
 
 
-def run_piped(*args: str, stdin: str = "", timeout: float = 60,
-              **env: str) -> subprocess.CompletedProcess:
+def run_piped(
+    *args: str, stdin: str = "", timeout: float = 60, **env: str
+) -> subprocess.CompletedProcess:
     """The program with `stdin` piped in and its output captured."""
-    return subprocess.run([qubic_command(), *args], input=stdin, capture_output=True,
-                          text=True, env=program_env(**env), timeout=timeout, check=False)
+    return subprocess.run(
+        [qubic_command(), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=program_env(**env),
+        timeout=timeout,
+        check=False,
+    )
 
 
 # prompt_toolkit shows the cursor again once it has drawn the prompt, by which time the terminal

@@ -7,9 +7,9 @@ engine replays move for move against the real program run with the same --seed.
 from __future__ import annotations
 
 from qubic.core.board import Board, Mark
-from qubic.players.heuristic import NormalPlayer
 from qubic.core.notation import parse_cell
 from qubic.players.base import Player
+from qubic.players.heuristic import NormalPlayer
 
 HUMAN, MACHINE = Mark.X, Mark.O
 
@@ -23,8 +23,9 @@ def play_out(human: Player, machine: Player, human_first: bool = True) -> Board:
     return board
 
 
-def find_game(outcome: Mark | None, machine: Player, human_first: bool = True,
-              tries: int = 500) -> Board:
+def find_game(
+    outcome: Mark | None, machine: Player, human_first: bool = True, tries: int = 500
+) -> Board:
     """A finished game against `machine` that `outcome` wins (None: a draw)."""
     for seed in range(tries):
         board = play_out(NormalPlayer(10_000 + seed), machine, human_first)
@@ -51,7 +52,7 @@ def position(x: str, o: str) -> Board:
     """
     xs, os_ = [parse_cell(c) for c in x.split()], [parse_cell(c) for c in o.split()]
     assert len(xs) - len(os_) in (0, 1), "X holds as many cells as O, or one more"
-    moves = [cell for pair in zip(xs, os_) for cell in pair] + xs[len(os_):]
+    moves = [cell for pair in zip(xs, os_) for cell in pair] + xs[len(os_) :]
     return Board.from_moves(moves)
 
 

@@ -15,15 +15,15 @@ from functools import cache
 
 import pytest
 
-from qubic.play.analysis import Analysis, Unanswered, Verdict, analyze, describe, own_moves
 from qubic.core.board import Board, Mark
-from qubic.play.session import Session
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
+from qubic.core.variant import CUBE3, QUBIC, TESSERACT
+from qubic.play.analysis import Analysis, Unanswered, Verdict, analyze, describe, own_moves
 from qubic.play.puzzles import machine_game
+from qubic.play.session import Session
 from qubic.play.settings import Settings
 from qubic.search.threats import MAX_THREATS, ThreatSearch
-from qubic.core.variant import CUBE3, QUBIC, TESSERACT
 from tests.oracle import wins_within
 from tests.scripted import moves, position
 from tests.test_engine import EngineProcess
@@ -42,8 +42,11 @@ def mined_game(seed: int) -> tuple[int, ...]:
 
 
 def mined_positions() -> list[Board]:
-    return [Board.from_moves(mined_game(seed)[:ply])
-            for seed in range(GAMES) for ply in range(len(mined_game(seed)))]
+    return [
+        Board.from_moves(mined_game(seed)[:ply])
+        for seed in range(GAMES)
+        for ply in range(len(mined_game(seed)))
+    ]
 
 
 def after(board: Board, cell: int) -> Board:
@@ -109,8 +112,11 @@ def test_the_mined_positions_hold_every_verdict():
 
 @pytest.mark.parametrize("index", range(6))
 def test_every_move_either_stops_the_opponent_or_loses_to_a_line_that_replays(index):
-    defending = [board for board in mined_positions()
-                 if analyze(board).verdict in (Verdict.DEFEND, Verdict.LOST)]
+    defending = [
+        board
+        for board in mined_positions()
+        if analyze(board).verdict in (Verdict.DEFEND, Verdict.LOST)
+    ]
     board = defending[index * len(defending) // 6]
     check_moves_against_the_threat(board, analyze(board))
 
@@ -139,7 +145,8 @@ def test_a_win_is_described_with_every_move_and_reply():
         f"  1. {mover} {cells[0]}  {other} {cells[1]}",
         f"  2. {mover} {cells[2]}  {other} {cells[3]}",
         f"  3. {mover} {cells[4]}  {other} {cells[5]}",
-        f"  4. {mover} {cells[6]}  TWO THREATS AT ONCE"]
+        f"  4. {mover} {cells[6]}  TWO THREATS AT ONCE",
+    ]
 
 
 def test_a_threat_nobody_can_stop_is_lost():
@@ -147,7 +154,8 @@ def test_a_threat_nobody_can_stop_is_lost():
     assert analysis.verdict is Verdict.LOST and analysis.at_once
     assert describe(analysis) == [
         f"O TO MOVE HAS NO FORCED WIN; X THREATENS TO WIN AT {format_cell(analysis.line[0])}.",
-        "MOVES THAT STOP IT: NONE. EVERY MOVE LOSES TO IT."]
+        "MOVES THAT STOP IT: NONE. EVERY MOVE LOSES TO IT.",
+    ]
     check_moves_against_the_threat(LOST, analysis)
 
 
@@ -162,7 +170,8 @@ def book_holding(board: Board) -> dict[tuple[int, int], int]:
 
 def test_the_start_is_quiet_and_the_proof_is_named_where_its_book_holds_the_position():
     assert describe(analyze(Board(), book={})) == [
-        "NEITHER SIDE HAS A FORCED WIN BY THREATS (THE SEARCH LOOKS 16 MOVES DEEP)."]
+        "NEITHER SIDE HAS A FORCED WIN BY THREATS (THE SEARCH LOOKS 16 MOVES DEEP)."
+    ]
     analysis = analyze(Board(), book=book_holding(Board()))
     assert analysis == Analysis(Verdict.QUIET, Mark.X, perfect=Mark.X)
     assert describe(analysis)[-1] == PROOF
@@ -213,8 +222,9 @@ def test_a_first_line_variant_is_analysed_on_its_own_cube():
 ONE_LINE = "analysis is for two-sided games where the first line wins"
 
 
-@pytest.mark.parametrize("variant", [CUBE3, TESSERACT.with_options(sides=4),
-                                     QUBIC.with_options(sides=3)])
+@pytest.mark.parametrize(
+    "variant", [CUBE3, TESSERACT.with_options(sides=4), QUBIC.with_options(sides=3)]
+)
 def test_scoring_and_many_sided_games_get_one_line(variant):
     with pytest.raises(Unanswered, match=ONE_LINE):
         analyze(Board(variant))

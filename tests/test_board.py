@@ -4,8 +4,8 @@ from hypothesis import strategies as st
 
 from qubic.core.board import PASS, Board, IllegalMoveError, Mark, iter_bits
 from qubic.core.geometry import CUBE
-from qubic.players.heuristic import NormalPlayer
 from qubic.core.notation import parse_cell
+from qubic.players.heuristic import NormalPlayer
 from tests.scripted import find_game
 
 
@@ -66,8 +66,15 @@ def test_four_in_a_line_wins_and_names_the_line():
 def test_o_can_win_too():
     board = Board.from_moves(cells("111", "211", "112", "212", "121", "213", "131", "214"))
     assert board.winner is Mark.O
-    assert board.lines_of(Mark.O) == (CUBE.lines.index(next(
-        line for line in CUBE.lines if line.cells == tuple(cells("211", "212", "213", "214")))),)
+    assert board.lines_of(Mark.O) == (
+        CUBE.lines.index(
+            next(
+                line
+                for line in CUBE.lines
+                if line.cells == tuple(cells("211", "212", "213", "214"))
+            )
+        ),
+    )
 
 
 def test_winning_cells_finds_open_threes_only():
@@ -107,8 +114,11 @@ def test_no_pass_once_the_game_is_over():
     assert Board().last_cell is None
 
 
-@given(st.permutations(range(64)), st.sampled_from([Mark.X, Mark.O]),
-       st.lists(st.booleans(), max_size=80))
+@given(
+    st.permutations(range(64)),
+    st.sampled_from([Mark.X, Mark.O]),
+    st.lists(st.booleans(), max_size=80),
+)
 def test_counts_bits_and_winner_agree_with_a_recount(order, first, passes):
     """Random games, with a pass before a move wherever `passes` says so."""
     board = Board(first=first)
@@ -121,12 +131,18 @@ def test_counts_bits_and_winner_agree_with_a_recount(order, first, passes):
         board.push(cell)
         for mark in board.sides:
             assert board.bits[mark] == sum(
-                1 << c for i, c in enumerate(board.moves)
-                if c != PASS and (i % 2 == 0) == (mark is first))
+                1 << c
+                for i, c in enumerate(board.moves)
+                if c != PASS and (i % 2 == 0) == (mark is first)
+            )
             assert board.counts[mark] == [
-                (board.bits[mark] & mask).bit_count() for mask in CUBE.line_masks]
-        complete = [line for line in CUBE.lines
-                    if any(board.bits[m] & line.mask == line.mask for m in board.sides)]
+                (board.bits[mark] & mask).bit_count() for mask in CUBE.line_masks
+            ]
+        complete = [
+            line
+            for line in CUBE.lines
+            if any(board.bits[m] & line.mask == line.mask for m in board.sides)
+        ]
         assert (board.winner is not None) == bool(complete)
     while board.moves:
         board.pop()

@@ -5,15 +5,17 @@ import multiprocessing
 from importlib import resources
 
 from qubic.core.board import Board, Mark
+from qubic.core.geometry import CUBE
+from qubic.core.notation import parse_cell
+from qubic.players.levels import make_player
 from qubic.players.opening import BOOK_FILE, LOST, book_move, entries, parse
 from qubic.proof.opening_build import best_reply, deciding, not_shown_lost
-from qubic.core.geometry import CUBE
-from qubic.players.levels import make_player
-from qubic.core.notation import parse_cell
 from qubic.search.prover import shown_lost
 from tests.scripted import moves
 
-ENTRIES = list(parse(resources.files("qubic.players").joinpath(BOOK_FILE).read_text(encoding="utf-8")))
+ENTRIES = list(
+    parse(resources.files("qubic.players").joinpath(BOOK_FILE).read_text(encoding="utf-8"))
+)
 ANSWERED = [(line, reply) for line, reply in ENTRIES if reply is not None]
 
 
@@ -75,8 +77,9 @@ CENTRES = {parse_cell(c) for c in ("222", "223", "232", "233", "322", "323", "33
 
 def test_the_build_keeps_the_reply_whose_games_go_best():
     with multiprocessing.Pool(1) as pool:
-        reply, (wins, draws, losses) = best_reply(moves("111 114 141"), pool,
-                                                  o_wins_after_a_centre, (1, 2))
+        reply, (wins, draws, losses) = best_reply(
+            moves("111 114 141"), pool, o_wins_after_a_centre, (1, 2)
+        )
     assert reply in CENTRES
     assert (wins, draws, losses) == (3, 0, 0)
 
@@ -122,17 +125,24 @@ REJECTED_LINE, REJECTED = "111 114 441 144 444 222 322", "223"
 def o_wins_after_the_rejected_reply(line: list[int], seed: int) -> Mark | None:
     """A stand-in game: O wins after the rejected reply (or an image of it), else X."""
     board = Board.from_moves(moves(REJECTED_LINE))
-    return Mark.O if CUBE.canonical(*Board.from_moves(line).bits) == after(
-        board, parse_cell(REJECTED)) else Mark.X
+    return (
+        Mark.O
+        if CUBE.canonical(*Board.from_moves(line).bits) == after(board, parse_cell(REJECTED))
+        else Mark.X
+    )
 
 
 def test_deepen_never_chooses_a_reply_that_perfect_would_reject(tmp_path):
     board = Board.from_moves(moves(REJECTED_LINE))
     assert shown_lost(board.bits[board.first], board.bits[board.turn] | 1 << parse_cell(REJECTED))
     with multiprocessing.Pool(1) as pool:
-        assert best_reply(moves(REJECTED_LINE), pool, o_wins_after_the_rejected_reply,
-                          (1,))[1] == [1, 0, 0]  # every kind: the rejected reply wins
-        decide = deciding(tmp_path / "book.txt", [], pool, o_wins_after_the_rejected_reply,
-                          (1,), not_shown_lost)
+        assert best_reply(moves(REJECTED_LINE), pool, o_wins_after_the_rejected_reply, (1,))[1] == [
+            1,
+            0,
+            0,
+        ]  # every kind: the rejected reply wins
+        decide = deciding(
+            tmp_path / "book.txt", [], pool, o_wins_after_the_rejected_reply, (1,), not_shown_lost
+        )
         assert decide(moves(REJECTED_LINE)) is None  # what is left lost its games
     assert f"{REJECTED_LINE} -> {LOST}" in (tmp_path / "book.txt").read_text(encoding="utf-8")

@@ -15,6 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qubic.core.board import Board, Mark
+from qubic.core.geometry import CUBE
+from qubic.core.notation import format_cell, parse_cell
+from qubic.play.session import Session, Stage
+from qubic.play.settings import Settings
+from qubic.players.base import PLAIN_ANNOUNCEMENT, Reply
 from qubic.players.classic import (
     GET_OUT,
     LIKES,
@@ -28,11 +33,6 @@ from qubic.players.classic import (
     ClassicPlayer,
     from_listing,
 )
-from qubic.play.session import Session, Stage
-from qubic.core.geometry import CUBE
-from qubic.core.notation import format_cell, parse_cell
-from qubic.players.base import PLAIN_ANNOUNCEMENT, Reply
-from qubic.play.settings import Settings
 from tests.conftest import expect_goodbye, expect_prompt, run_piped, spawn
 
 VOICES = {PLAIN_ANNOUNCEMENT, NICE_TRY, GET_OUT, YOU_FOX, TAKES, LIKES}
@@ -78,6 +78,7 @@ def reply(human: str, machine: str) -> tuple[str, str]:
 
 # --- The tables and the translation between notations ---
 
+
 def test_listing_323_is_our_332():
     assert from_listing(listing_number(3, 2, 3)) == parse_cell("332")
     assert format_cell(listing("323")) == "332"
@@ -107,10 +108,14 @@ def test_the_line_table_is_the_specs_scan_order():
         *([(i, R, i) for i in t] for R in t),
         *([(5 - i, R, i) for i in t] for R in t),
     ]
-    diagonals = [listing_numbers(names) for names in (
-        "111 222 333 444", "144 233 322 411", "114 223 332 441", "141 232 323 414")]
+    diagonals = [
+        listing_numbers(names)
+        for names in ("111 222 333 444", "144 233 322 411", "114 223 332 441", "141 232 323 414")
+    ]
     assert list(LISTING_LINES) == [
-        *(tuple(listing_number(*cell) for cell in line) for line in expected), *diagonals]
+        *(tuple(listing_number(*cell) for cell in line) for line in expected),
+        *diagonals,
+    ]
     # The spec's own examples of lines 53, 61 and 69.
     assert LISTING_LINES[52] == listing_numbers("141 132 123 114")
     assert LISTING_LINES[60] == listing_numbers("411 321 231 141")
@@ -127,12 +132,13 @@ def test_the_preferred_squares_are_corners_then_centres_in_our_notation():
     names = "111 411 414 114 141 441 444 144 222 323 223 322 232 332 233 333"
     assert listing_numbers(names) == LISTING_PREFERRED
     assert " ".join(format_cell(c) for c in PREFERRED) == (
-        "111 411 441 141 114 414 444 144 222 332 232 322 223 323 233 333")
+        "111 411 441 141 114 414 444 144 222 332 232 322 223 323 233 333"
+    )
 
 
 def test_plane_groups_5_to_8_and_9_to_12_are_the_same_planes_and_rows_are_missed():
     def cells(group: int) -> frozenset[int]:
-        return frozenset(c for line in LINES[4 * group - 4:4 * group] for c in line)
+        return frozenset(c for line in LINES[4 * group - 4 : 4 * group] for c in line)
 
     groups = [cells(group) for group in range(1, 19)]
     assert groups[4:8] == groups[8:12]
@@ -141,6 +147,7 @@ def test_plane_groups_5_to_8_and_9_to_12_are_the_same_planes_and_rows_are_missed
 
 
 # --- Each step of the turn, in a position worked by hand ---
+
 
 def test_step_3_it_completes_its_own_three_before_blocking():
     # Line 1 [111][112][113] is a human three (sum 3) and comes first, but step 3 looks for 15
@@ -152,8 +159,7 @@ def test_step_4_blocks_the_first_three_in_line_order():
     # Two human threes: line 9 [311][312][313] (empty [314]) and line 32 [244][344][444]
     # (empty [144]). Line 9 comes first, so [314] = our 341, though our 144 is the lower cell.
     human, machine = "311 321 331 244 344 444", "123 134 212 423 432"
-    assert position(human, machine).winning_cells(Mark.X) == [parse_cell("144"),
-                                                               parse_cell("341")]
+    assert position(human, machine).winning_cells(Mark.X) == [parse_cell("144"), parse_cell("341")]
     assert reply(human, machine) == (NICE_TRY, "341")
 
 
@@ -170,7 +176,9 @@ def test_step_5_fork_takes_the_first_of_two_marked_cells():
     # [122][132]. Line 41 [113][123][133][143] then sums 10 1/4: FORK(41) takes the first
     # marked cell in line order, [113], not [143].
     assert reply(human="422 442 423 244 321 343", machine="111 121 132 133 114 124") == (
-        GET_OUT, "131")
+        GET_OUT,
+        "131",
+    )
 
 
 def test_step_6_takes_a_middle_cell_of_a_line_with_one_stone_and_three_marks():
@@ -179,7 +187,9 @@ def test_step_6_takes_a_middle_cell_of_a_line_with_one_stone_and_three_marks():
     # no two share a cell, so no fork. Line 47 [314][324][334][344] is then 5 3/8, the first
     # such line: 47 mod 4 = 3, so DIAG looks at its middles [324][334]: [324] is marked.
     assert reply(human="224 331 424 212 421 134", machine="441 141 242 344 142 322") == (
-        TAKES, "342")
+        TAKES,
+        "342",
+    )
 
 
 def test_step_6_takes_a_cell_of_a_line_of_four_marks():
@@ -187,7 +197,9 @@ def test_step_6_takes_a_cell_of_a_line_of_four_marks():
     # 67 [131][232] mark ten distinct cells, no fork. Line 71 [431][332][233][134] holds four
     # marks (sum 1/2), the first line summing 1/2 or 5 3/8: 71 mod 4 = 3, middles, [332].
     assert reply(human="232 321 324 421 211 432", machine="113 231 444 123 213 223") == (
-        TAKES, "323")
+        TAKES,
+        "323",
+    )
 
 
 def test_step_8_blocks_the_humans_fork_just_in_time():
@@ -201,7 +213,9 @@ def test_step_9_takes_an_end_of_a_line_with_a_human_stone_and_three_marks():
     # 49 [111][133] mark distinct cells, no fork; the machine has no pair. Line 1 is
     # [111] + three marks = 1 3/8: 1 mod 4 = 1, so the ends [111][114]: [114] is marked.
     assert reply(human="111 321 421 133 134 241 341", machine="212 234 342 413 444 223") == (
-        TAKES, "141")
+        TAKES,
+        "141",
+    )
 
 
 def test_step_9_after_the_machines_own_marks_are_cleared():
@@ -209,7 +223,9 @@ def test_step_9_after_the_machines_own_marks_are_cleared():
     # 39) mark six cells in step 5: no fork, and no line sums 1/2 or 5 3/8, so step 7 clears
     # them. The human's pairs then mark as the machine's did: line 71 sums 1/2, [332].
     assert reply(human="113 231 444 123 213 223", machine="232 321 324 421 211 432") == (
-        TAKES, "323")
+        TAKES,
+        "323",
+    )
 
 
 def test_step_10_a_plane_takes_a_marked_corner_before_any_empty_cell():
@@ -300,6 +316,7 @@ def test_step_12_the_first_empty_cell_in_the_listings_order():
 
 
 # --- Whole games through the Session ---
+
 
 def play_classic(human: str, human_first: bool) -> list[str]:
     """Everything the session prints while the human plays the moves `human` (our notation,
@@ -396,9 +413,11 @@ def test_a_game_the_machine_starts_and_wins_down_a_pillar():
 
 # --- Determinism and legality from any position ---
 
+
 @settings(max_examples=200, deadline=None)
-@given(st.permutations(range(64)), st.integers(0, 63), st.sampled_from([Mark.X, Mark.O]),
-       st.integers())
+@given(
+    st.permutations(range(64)), st.integers(0, 63), st.sampled_from([Mark.X, Mark.O]), st.integers()
+)
 def test_any_position_gets_a_legal_move_and_always_the_same_one(order, length, first, seed):
     board = Board(first=first)
     for cell in order[:length]:
@@ -439,8 +458,11 @@ def test_the_classic_machine_speaks_in_its_own_words_in_a_terminal():
     # [111] -> [411]; [112] -> [414] (line 1 marks [113][114], no plane in range); [113] makes
     # line 1 a three: blocked at [114].
     child = start("--level", "classic")
-    for move, line in [("111", "MACHINE MOVES TO 411"), ("121", "MACHINE MOVES TO 441"),
-                       ("131", "NICE TRY. MACHINE MOVES TO 141")]:
+    for move, line in [
+        ("111", "MACHINE MOVES TO 411"),
+        ("121", "MACHINE MOVES TO 441"),
+        ("131", "NICE TRY. MACHINE MOVES TO 141"),
+    ]:
         expect_prompt(child, MOVE)
         child.sendline(move)
         child.expect_exact(line + "\r\n")
@@ -458,9 +480,16 @@ def test_level_classic_mid_game_changes_the_voice():
     child.expect_exact("THE LEVEL IS NOW CLASSIC.")
     # A line through 111 that the normal machine left open and that misses the preferred
     # squares 411, 441 and 141.
-    line = next(cells for cells in (["111", "112", "113", "114"], ["111", "122", "133", "144"],
-                                    ["111", "212", "313", "414"], ["111", "222", "333", "444"])
-                if normal not in cells)
+    line = next(
+        cells
+        for cells in (
+            ["111", "112", "113", "114"],
+            ["111", "122", "133", "144"],
+            ["111", "212", "313", "414"],
+            ["111", "222", "333", "444"],
+        )
+        if normal not in cells
+    )
     # The human's pair on the line marks its two empties; one machine stone, no fork, no
     # plane reaching 4 (or 9 with the machine's 5): the first free preferred square.
     preferred = next(cell for cell in ("411", "441", "141") if cell != normal)

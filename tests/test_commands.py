@@ -2,13 +2,13 @@
 
 import re
 
-from qubic.play import savefile
 from qubic.core.board import PASS, Mark
-from qubic.play.session import COMMAND_HELP, FILE, GOODBYE, PASS_STAYS, Session
-from qubic.players.levels import LEVELS, hint_level, make_player
 from qubic.core.notation import format_cell, parse_cell
+from qubic.play import savefile
 from qubic.play.render import Picture
+from qubic.play.session import COMMAND_HELP, FILE, GOODBYE, PASS_STAYS, Session
 from qubic.play.settings import Settings
+from qubic.players.levels import LEVELS, hint_level, make_player
 
 
 def started(human_first: bool = True, seed: int = 1, **options) -> Session:
@@ -151,8 +151,11 @@ def test_save_alone_saves_to_a_dated_name_and_failures_explain(tmp_path, monkeyp
     session = started()
     play(session, "111")
     [saved] = session.answer("SAVE")
-    match = re.fullmatch(r"GAME SAVED TO (qubic-\d{4}-\d\d-\d\d-\d{4}\.txt)\. "
-                         r"TO RESUME IT: qubic --load \1", saved)
+    match = re.fullmatch(
+        r"GAME SAVED TO (qubic-\d{4}-\d\d-\d\d-\d{4}\.txt)\. "
+        r"TO RESUME IT: qubic --load \1",
+        saved,
+    )
     assert match and savefile.load(match.group(1))[1].moves == session.board.moves
     [failure] = session.answer(f"save {tmp_path}/missing/game.txt")
     assert failure == f"CANNOT SAVE TO {tmp_path}/missing/game.txt: NO SUCH FILE OR DIRECTORY."
@@ -163,7 +166,8 @@ def test_save_names_take_quotes_and_a_home_directory(tmp_path, monkeypatch):
     session = started()
     path = tmp_path / "my game.txt"
     assert session.answer('save "~/my game.txt"') == [
-        f"GAME SAVED TO ~/my game.txt. TO RESUME IT: qubic --load '{path}'"]
+        f"GAME SAVED TO ~/my game.txt. TO RESUME IT: qubic --load '{path}'"
+    ]
     assert path.exists()
     [two] = session.answer("save my game.txt")
     assert two.startswith("SAVE TAKES ONE FILE NAME") and not (tmp_path / "my").exists()
@@ -218,8 +222,19 @@ def test_completion_words_follow_the_question():
     session = Session()
     assert session.words() == ("YES", "NO", "QUIT", "EXIT")
     session = started()
-    commands = {"UNDO", "HINT", "ANALYZE", "MOVES", "LINES", "SAVE", "EXPORT", "HELP", "SHOW",
-                "QUIT", "EXIT"}
+    commands = {
+        "UNDO",
+        "HINT",
+        "ANALYZE",
+        "MOVES",
+        "LINES",
+        "SAVE",
+        "EXPORT",
+        "HELP",
+        "SHOW",
+        "QUIT",
+        "EXIT",
+    }
     assert commands == set(session.words()) - {"BOARD", "LEVEL"}
     assert session.words("sh") == session.words()
     assert session.words("show ") == session.words("SHOW al") == ("ALWAYS", "OFF")
@@ -237,9 +252,7 @@ def test_status_names_move_level_and_turn():
     reply = format_cell(session.board.moves[-1])
     assert session.status == f"MOVE 3 | LEVEL NORMAL | X TO PLAY (YOU) | MACHINE PLAYED {reply}"
     assert started(players=2).status == "MOVE 1 | TWO PLAYERS | X TO PLAY"
-    assert Session(Settings(players=0)).status == (
-        "MOVE 1 | X NORMAL AGAINST O NORMAL | X TO PLAY")
-
+    assert Session(Settings(players=0)).status == ("MOVE 1 | X NORMAL AGAINST O NORMAL | X TO PLAY")
 
 
 def test_quit_offers_to_save_a_game_in_progress(tmp_path, monkeypatch):

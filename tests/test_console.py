@@ -8,8 +8,8 @@ import pexpect
 import pytest
 
 from qubic.core.board import Board, Mark
-from qubic.players.heuristic import NormalPlayer
 from qubic.core.notation import format_cell
+from qubic.players.heuristic import NormalPlayer
 from tests.conftest import expect_goodbye, expect_prompt, prompt_pattern, run_piped, spawn
 from tests.scripted import find_game, human_moves, winning_line
 
@@ -35,8 +35,9 @@ def play_through(child: pexpect.spawn, game: Board) -> str:
     for cell in human_moves(game):
         expect_prompt(child, MOVE)
         child.sendline(format_cell(cell))
-        index = child.expect([r"MACHINE MOVES TO (\d{3})\r\n",
-                              r"(YOU WIN[^\r\n]*|THE GAME IS [^\r\n]*)\r\n"])
+        index = child.expect(
+            [r"MACHINE MOVES TO (\d{3})\r\n", r"(YOU WIN[^\r\n]*|THE GAME IS [^\r\n]*)\r\n"]
+        )
         if index == 1:
             return child.match.group(1)
         assert child.match.group(1) == format_cell(next(replies))
@@ -103,13 +104,16 @@ def test_show_prints_four_levels_in_the_guides_grid():
     assert text.count("X") == 1 and text.count("o") == 1 and "O" not in text
 
 
-@pytest.mark.parametrize("text, message", [
-    ("2345", "MOVES NEED THREE COORDINATES"),
-    ("5,1,1", "5 IS OFF THE CUBE"),
-    ("", "TYPE A MOVE LIKE 234"),
-    ("xyzzy", "'xyzzy' IS NOT A MOVE"),
-    ("111", "111 IS TAKEN BY X (YOU). TRY ANOTHER SQUARE."),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("2345", "MOVES NEED THREE COORDINATES"),
+        ("5,1,1", "5 IS OFF THE CUBE"),
+        ("", "TYPE A MOVE LIKE 234"),
+        ("xyzzy", "'xyzzy' IS NOT A MOVE"),
+        ("111", "111 IS TAKEN BY X (YOU). TRY ANOTHER SQUARE."),
+    ],
+)
 def test_bad_input_explains_and_asks_again(text, message):
     child = start(True, "--no-color")
     expect_prompt(child, MOVE)

@@ -8,8 +8,8 @@ from itertools import pairwise
 
 import pytest
 
-from qubic.play.render import wide_width
 from qubic.core.variant import CUBE3, QUBIC
+from qubic.play.render import wide_width
 from tests.conftest import expect_goodbye, expect_prompt, run_piped
 from tests.test_console import MOVE
 from tests.test_hardened import Watched, start
@@ -35,7 +35,7 @@ def shown(columns: int, *args: str) -> list[str]:
     expect_goodbye(child)
     screen = watched.screen()
     begin = max(i for i, line in enumerate(screen) if line.endswith("YOUR MOVE? show"))
-    return screen[begin + 1:next(i for i in range(begin, len(screen)) if "quit" in screen[i])]
+    return screen[begin + 1 : next(i for i in range(begin, len(screen)) if "quit" in screen[i])]
 
 
 def assert_wide(board: list[str]) -> None:
@@ -47,7 +47,7 @@ def assert_wide(board: list[str]) -> None:
 
 def assert_tall(board: list[str]) -> None:
     for level in range(4):
-        grid = board[7 * level:7 * level + 7]
+        grid = board[7 * level : 7 * level + 7]
         assert grid[:2] == [f"LEVEL {level + 1}", "  C1 C2 C3 C4"]
         assert all(TALL_ROW.match(line) for line in grid[2:6]) and grid[6] == ""
     assert board[0:3] == ["LEVEL 1", "  C1 C2 C3 C4", "R1  X  .  .  ."] and len(board) == 28
@@ -62,8 +62,10 @@ def test_a_terminal_60_columns_wide_shows_them_stacked():
     assert_tall(shown(60))
 
 
-@pytest.mark.parametrize("columns, layout, check", [
-    (100, "tall", assert_tall), (100, "TALL", assert_tall), (70, "wide", assert_wide)])
+@pytest.mark.parametrize(
+    "columns, layout, check",
+    [(100, "tall", assert_tall), (100, "TALL", assert_tall), (70, "wide", assert_wide)],
+)
 def test_board_option_forces_a_layout(columns, layout, check):
     check(shown(columns, "--board", layout))
 
@@ -72,10 +74,10 @@ def test_through_a_pipe_the_board_is_stacked_unless_asked():
     script = "NO\nYES\n111\nSHOW\n"
     lines = run_piped("--seed", "3", stdin=script, COLUMNS="200").stdout.splitlines()
     at = lines.index("YOUR MOVE? SHOW")
-    assert_tall(lines[at + 1:at + 29])
+    assert_tall(lines[at + 1 : at + 29])
     lines = run_piped("--seed", "3", "--board", "wide", stdin=script).stdout.splitlines()
     at = lines.index("YOUR MOVE? SHOW")
-    assert_wide(lines[at + 1:at + 8])
+    assert_wide(lines[at + 1 : at + 8])
     assert lines[at + 8] == "YOUR MOVE? "
 
 
@@ -86,13 +88,15 @@ def test_bad_board_layout_is_refused():
 
 
 def test_the_3x3x3_cube_goes_side_by_side_too_and_the_tesseract_keeps_its_grid():
-    lines = run_piped("--variant", "cube3", "--board", "wide", "--seed", "3",
-                      stdin="NO\nYES\n111\nSHOW\n").stdout.splitlines()
+    lines = run_piped(
+        "--variant", "cube3", "--board", "wide", "--seed", "3", stdin="NO\nYES\n111\nSHOW\n"
+    ).stdout.splitlines()
     at = lines.index("YOUR MOVE? SHOW")
     assert lines[at + 1] == "LEVEL 1       LEVEL 2       LEVEL 3"
     assert len(lines[at + 3]) == wide_width(CUBE3.geometry)
-    lines = run_piped("--variant", "tesseract", "--board", "wide", "--seed", "3",
-                      stdin="NO\nYES\n1111\nSHOW\n").stdout.splitlines()
+    lines = run_piped(
+        "--variant", "tesseract", "--board", "wide", "--seed", "3", stdin="NO\nYES\n1111\nSHOW\n"
+    ).stdout.splitlines()
     at = lines.index("YOUR MOVE? SHOW")
     assert lines[at + 1] == "DIGITS: BIG COLUMN, COLUMN, BIG ROW, ROW"
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pexpect
 
-from qubic.play import savefile
 from qubic.core.board import Board, Mark
-from qubic.play.session import COMMAND_HELP, Session
-from qubic.players.levels import hint_level, make_player
 from qubic.core.notation import format_cell, parse_cell
+from qubic.play import savefile
 from qubic.play.render import COLOURS
+from qubic.play.session import COMMAND_HELP, Session
 from qubic.play.settings import Settings
+from qubic.players.levels import hint_level, make_player
 from tests.conftest import (
     expect_goodbye,
     expect_prompt,
@@ -81,7 +81,10 @@ def test_moves_lists_the_game_numbered_with_who_played():
     reply = move(child, free)
     command(child, "Moves", r"( \d\. [^\r\n]*\r\n){3}")
     assert child.match.group(0).split("\r\n")[:3] == [
-        f" 1. O {first} (MACHINE)", f" 2. X {free} (YOU)", f" 3. O {reply} (MACHINE)"]
+        f" 1. O {first} (MACHINE)",
+        f" 2. X {free} (YOU)",
+        f" 3. O {reply} (MACHINE)",
+    ]
     leave(child)
 
 
@@ -129,8 +132,9 @@ def test_save_then_load_resumes_exactly_there(tmp_path, monkeypatch):
     path = tmp_path / "game.txt"
     child = start(True, "--no-color", "--always-show")
     reply = move(child, "111")
-    command(child, "save game.txt",
-            r"GAME SAVED TO game\.txt\. TO RESUME IT: qubic --load game\.txt")
+    command(
+        child, "save game.txt", r"GAME SAVED TO game\.txt\. TO RESUME IT: qubic --load game\.txt"
+    )
     leave(child)
     settings, board = savefile.load(str(path))
     assert settings == Settings(always_show=True, seed=SEED)
@@ -164,8 +168,9 @@ def test_a_corrupt_save_is_refused_in_one_line_and_left_alone(tmp_path):
 def test_a_missing_or_unreadable_save_exits_2_without_a_traceback(tmp_path):
     missing = run_piped("--load", str(tmp_path / "nowhere.txt"))
     assert missing.returncode == 2 and missing.stdout == ""
-    assert missing.stderr == f"qubic: cannot load {tmp_path}/nowhere.txt: No such file or " \
-                             "directory\n"
+    assert (
+        missing.stderr == f"qubic: cannot load {tmp_path}/nowhere.txt: No such file or directory\n"
+    )
     directory = run_piped("--load", str(tmp_path))
     assert directory.returncode == 2
     assert directory.stderr == f"qubic: cannot load {tmp_path}: Is a directory\n"
@@ -182,8 +187,11 @@ def test_save_will_not_overwrite_a_file_that_is_not_a_save(tmp_path, monkeypatch
     path = tmp_path / "notes.txt"
     path.write_text("keep me\n")
     child = start(True, "--no-color")
-    command(child, "save notes.txt",
-            r"CANNOT SAVE TO notes\.txt: IT EXISTS AND IS NOT A QUBIC SAVED GAME\.")
+    command(
+        child,
+        "save notes.txt",
+        r"CANNOT SAVE TO notes\.txt: IT EXISTS AND IS NOT A QUBIC SAVED GAME\.",
+    )
     leave(child)
     assert path.read_text() == "keep me\n"
 
@@ -231,9 +239,13 @@ def test_time_limit_passes_the_turn_to_the_machine():
 
 
 def test_time_limit_with_piped_input():
-    process = subprocess.Popen([qubic_command(), "--time-limit", "1", "--seed", "4"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                               env=program_env())
+    process = subprocess.Popen(
+        [qubic_command(), "--time-limit", "1", "--seed", "4"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=program_env(),
+    )
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write("no\nyes\n")
     process.stdin.flush()
@@ -326,8 +338,20 @@ def test_bottom_toolbar_shows_move_level_turn_and_time_left():
 
 def test_help_option_lists_the_new_options_and_commands():
     result = run_piped("--help")
-    for needle in ("--players", "--level-o", "--always-show", "--time-limit", "--load",
-                   "--no-color", "--pause", "UNDO", "HINT", "MOVES", "SAVE FILE", "HELP"):
+    for needle in (
+        "--players",
+        "--level-o",
+        "--always-show",
+        "--time-limit",
+        "--load",
+        "--no-color",
+        "--pause",
+        "UNDO",
+        "HINT",
+        "MOVES",
+        "SAVE FILE",
+        "HELP",
+    ):
         assert needle in result.stdout
 
 

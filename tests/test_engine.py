@@ -8,16 +8,22 @@ import subprocess
 import pytest
 
 from qubic.core.board import Board
-from qubic.players.levels import LEVELS
 from qubic.core.notation import parse_cell
+from qubic.players.levels import LEVELS
 from tests.conftest import program_env, qubic_command, run_piped
 
 
 class EngineProcess:
     def __init__(self, *args: str) -> None:
         self.process = subprocess.Popen(
-            [qubic_command(), "engine", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, bufsize=1, env=program_env())
+            [qubic_command(), "engine", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            env=program_env(),
+        )
 
     def ask(self, command: str) -> str:
         """Send one command and read its one-line answer."""
@@ -67,32 +73,34 @@ def test_every_level_answers_with_a_legal_move(engine, level):
 
 def test_hard_takes_a_forced_win(engine):
     # X: 121 131 112 113 meet at 111 (row R1 and column C1 of level 1); O scattered.
-    engine.process.stdin.write(
-        "position startpos moves 121 444 131 343 112 234 113 424\n")
+    engine.process.stdin.write("position startpos moves 121 444 131 343 112 234 113 424\n")
     assert engine.ask("go level hard") == "bestmove 111"
 
 
-@pytest.mark.parametrize("command, reason", [
-    ("fly", "unknown command 'fly'"),
-    ("position", "expected: position startpos"),
-    ("position somewhere", "expected: position startpos"),
-    ("position startpos 111", "expected 'moves' after startpos"),
-    ("position startpos moves 111 111", "move 2 '111': that cell is used"),
-    ("position startpos moves 111 5111", "move 2 '5111': moves need three coordinates"),
-    ("position startpos moves 111 65", "move 2 '65': cells are numbered 1 to 64"),
-    ("variant chess", "there is no variant 'chess'"),
-    ("variant qubic size 12", "size must be 3 to 9"),
-    ("variant qubic no-centre", "no-centre needs an odd size"),
-    ("variant tesseract sides 5", "sides must be 2 to 4"),
-    ("variant qubic target", "target needs a whole number"),
-    ("position startpos moves 111 511", "move 2 '511': coordinates run from 1 to 4"),
-    ("go level grandmaster", "unknown level 'grandmaster'"),
-    ("go movetime soon", "movetime must be a positive whole number"),
-    ("go movetime 0", "movetime must be a positive whole number"),
-    ("go level", "go level needs a value"),
-    ("go depth 3", "unknown go option 'depth'; go takes level NAME, movetime MS"),
-    ("go infinite", "unknown go option 'infinite'; go takes level NAME, movetime MS"),
-])
+@pytest.mark.parametrize(
+    "command, reason",
+    [
+        ("fly", "unknown command 'fly'"),
+        ("position", "expected: position startpos"),
+        ("position somewhere", "expected: position startpos"),
+        ("position startpos 111", "expected 'moves' after startpos"),
+        ("position startpos moves 111 111", "move 2 '111': that cell is used"),
+        ("position startpos moves 111 5111", "move 2 '5111': moves need three coordinates"),
+        ("position startpos moves 111 65", "move 2 '65': cells are numbered 1 to 64"),
+        ("variant chess", "there is no variant 'chess'"),
+        ("variant qubic size 12", "size must be 3 to 9"),
+        ("variant qubic no-centre", "no-centre needs an odd size"),
+        ("variant tesseract sides 5", "sides must be 2 to 4"),
+        ("variant qubic target", "target needs a whole number"),
+        ("position startpos moves 111 511", "move 2 '511': coordinates run from 1 to 4"),
+        ("go level grandmaster", "unknown level 'grandmaster'"),
+        ("go movetime soon", "movetime must be a positive whole number"),
+        ("go movetime 0", "movetime must be a positive whole number"),
+        ("go level", "go level needs a value"),
+        ("go depth 3", "unknown go option 'depth'; go takes level NAME, movetime MS"),
+        ("go infinite", "unknown go option 'infinite'; go takes level NAME, movetime MS"),
+    ],
+)
 def test_errors_say_why_and_change_nothing(engine, command, reason):
     engine.process.stdin.write("position startpos moves 111 112 222 113 333\n")
     answer = engine.ask(command)
@@ -105,7 +113,8 @@ def test_a_finished_game_has_no_best_move(engine):
     engine.process.stdin.write("position startpos moves 111 112 222 113 333 114 444\n")
     assert engine.ask("go") == "error the game is over"
     assert engine.ask("position startpos moves 111 112 222 113 333 114 444 121") == (
-        "error move 8 '121': the game is already over")
+        "error move 8 '121': the game is already over"
+    )
 
 
 def test_newgame_returns_to_the_start(engine):
@@ -134,9 +143,11 @@ def test_variant_selects_a_game_resets_and_names_itself(engine):
     engine.process.stdin.write("position startpos moves 1111 1223 3 81 2\n")
     assert re.fullmatch(r"bestmove [1-3]{4}", engine.ask("go level shrewd"))
     assert engine.ask("position startpos moves 2222") == (
-        "error move 1 '2222': 2222 is the centre, which is disabled")
+        "error move 1 '2222': 2222 is the centre, which is disabled"
+    )
     assert engine.ask("go level hard") == (
-        "error level hard plays two-sided games where the first line wins only")
+        "error level hard plays two-sided games where the first line wins only"
+    )
     assert engine.ask("go level classic").startswith("error level classic plays QUBIC")
     engine.process.stdin.write("variant cube3 target 3 sides 3\n")
     assert engine.ask("variant") == "variant cube3 size 3 dims 3 target 3 sides 3"
@@ -144,8 +155,10 @@ def test_variant_selects_a_game_resets_and_names_itself(engine):
 
 
 def test_every_level_that_plays_a_variant_answers_in_it(engine):
-    for spec, levels in (("cube3", ["easy", "normal", "shrewd"]),
-                         ("qubic size 3", ["hard", "expert"])):
+    for spec, levels in (
+        ("cube3", ["easy", "normal", "shrewd"]),
+        ("qubic size 3", ["hard", "expert"]),
+    ):
         engine.process.stdin.write(f"variant {spec}\n")
         engine.process.stdin.write("position startpos moves 111 222\n")
         for level in levels:

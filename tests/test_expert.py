@@ -5,9 +5,9 @@ in test_threats): a setup wins when every reply leaves us a forced win by threat
 """
 
 from qubic.core.board import Board
+from qubic.core.notation import format_cell, parse_cell
 from qubic.players.hard import holds
 from qubic.players.levels import make_player
-from qubic.core.notation import format_cell, parse_cell
 from qubic.search.prover import shown_lost
 from qubic.search.threats import ThreatSearch, new_threats
 
@@ -27,8 +27,10 @@ def replay(moves: list[str]) -> Board:
 def wins_by_threats(board: Board) -> bool:
     """The side to move wins at once or by a forced chain of threats."""
     me, you = board.turn, board.turn.other
-    return bool(board.winning_cells(me)) or \
-        ThreatSearch().forced_win(board.bits[me], board.bits[you]) is not None
+    return (
+        bool(board.winning_cells(me))
+        or ThreatSearch().forced_win(board.bits[me], board.bits[you]) is not None
+    )
 
 
 def is_quiet(board: Board, cell: int) -> bool:
@@ -72,8 +74,8 @@ def test_expert_avoids_the_move_that_loses_to_a_setup():
     for setup in board.legal_moves():  # whatever X plays, some answer leaves it no win
         board.push(setup)
         assert wins_by_threats(board) or any(
-            not _answered_wins(board, answer) for answer in board.legal_moves()), \
-            format_cell(setup)
+            not _answered_wins(board, answer) for answer in board.legal_moves()
+        ), format_cell(setup)
         board.pop()
 
 

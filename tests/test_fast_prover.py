@@ -8,18 +8,18 @@ import pytest
 
 pytest.importorskip("numba")
 
-from qubic.search import strategy
-from qubic.proof.checkpoint import Checkpoint
-from qubic.proof.fast_prover import FastProver
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
-from qubic.proof.unit import last_budget
-from qubic.search.prover import DISPROVED, PROVED, Prover
-from qubic.proof.solve import Solver
-from qubic.proof.writer import write_book
 from qubic.core.symmetry import stabilizer
-from qubic.search.threats import winning_cells
+from qubic.proof.checkpoint import Checkpoint
+from qubic.proof.fast_prover import FastProver
+from qubic.proof.solve import Solver
+from qubic.proof.unit import last_budget
 from qubic.proof.verify import walk
+from qubic.proof.writer import write_book
+from qubic.search import strategy
+from qubic.search.prover import DISPROVED, PROVED, Prover
+from qubic.search.threats import winning_cells
 from tests.test_prover import QUIET_WIN, bits
 
 
@@ -38,7 +38,11 @@ def test_it_searches_exactly_as_the_python_prover_does(fast):
         expected = Prover().prove(x, o, nodes)
         got = FastProver(tt_bits=16).prove(x, o, nodes)
         assert (got.status, got.pn, got.dn, got.expanded) == (
-            expected.status, expected.pn, expected.dn, expected.expanded), nodes
+            expected.status,
+            expected.pn,
+            expected.dn,
+            expected.expanded,
+        ), nodes
     assert got.status == PROVED
 
 

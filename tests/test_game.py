@@ -7,14 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qubic.core.board import Mark
+from qubic.core.notation import format_cell, looks_like_move, parse_cell
+from qubic.core.variant import QUBIC
+from qubic.play.instructions import instructions
+from qubic.play.render import Picture
 from qubic.play.session import GOODBYE, Session, Stage, parse_yes_no
+from qubic.play.settings import Settings
 from qubic.players.heuristic import NormalPlayer
 from qubic.players.levels import LEVELS
-from qubic.core.notation import format_cell, looks_like_move, parse_cell
-from qubic.play.render import Picture
-from qubic.play.instructions import instructions
-from qubic.play.settings import Settings
-from qubic.core.variant import QUBIC
 from tests.scripted import find_game, human_moves, winning_line
 
 
@@ -58,7 +58,12 @@ def test_instructions_cover_lines_format_and_commands():
 
 def test_yes_no_accepts_any_case_and_short_forms():
     assert [parse_yes_no(t) for t in ("YES", "yes", " Y ", "n", "No")] == [
-        True, True, True, False, False]
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
     assert parse_yes_no("maybe") is None and parse_yes_no("") is None
 
 
@@ -155,9 +160,25 @@ def prompt_state(session: Session):
     return session.stage, list(session.board.moves), session.board.first, replace(session.settings)
 
 
-COMMAND_TEXTS = ["undo", "Undo please", "hint", "HINT 2", "moves", "moves all", "help", "help me",
-                 "show", "board ALWAYS", "show off", "show sideways", "level", "level nope",
-                 "level normal", "quit now", "exit 2"]
+COMMAND_TEXTS = [
+    "undo",
+    "Undo please",
+    "hint",
+    "HINT 2",
+    "moves",
+    "moves all",
+    "help",
+    "help me",
+    "show",
+    "board ALWAYS",
+    "show off",
+    "show sideways",
+    "level",
+    "level nope",
+    "level normal",
+    "quit now",
+    "exit 2",
+]
 
 
 def may_change(session: Session, text: str) -> bool:
@@ -182,8 +203,11 @@ def may_change(session: Session, text: str) -> bool:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(max_size=12) | st.sampled_from(COMMAND_TEXTS), min_size=1, max_size=8),
-       st.integers(0, 4), st.sampled_from([1, 2]))
+@given(
+    st.lists(st.text(max_size=12) | st.sampled_from(COMMAND_TEXTS), min_size=1, max_size=8),
+    st.integers(0, 4),
+    st.sampled_from([1, 2]),
+)
 def test_random_text_never_crashes_or_changes_the_game(texts, stop_at, players):
     """At every question, text that is not a valid answer changes nothing; neither do the
     commands that only tell (SHOW, HINT, MOVES, HELP, LEVEL, SAVE without a name)."""
@@ -197,8 +221,9 @@ def test_random_text_never_crashes_or_changes_the_game(texts, stop_at, players):
             session.machine_move()
     for text in texts:
         words = text.split()
-        command = session.stage is Stage.MOVE and bool(words) and (
-            words[0].upper() in session.commands)
+        command = (
+            session.stage is Stage.MOVE and bool(words) and (words[0].upper() in session.commands)
+        )
         if command and words[0].upper() == "SAVE":
             continue  # it would write a file; SAVE has its own tests
         before = prompt_state(session)
@@ -244,7 +269,8 @@ def test_two_players_take_turns_as_x_and_o_until_one_wins():
         output = session.answer(move)
     picture, verdict = output
     assert isinstance(picture, Picture) and picture.line == frozenset(
-        parse_cell(c) for c in ("211", "212", "213", "214"))
+        parse_cell(c) for c in ("211", "212", "213", "214")
+    )
     assert verdict == "O WINS! THE LINE: 211 212 213 214"
     assert session.answer("yes") == []
     assert session.prompt == "X, YOUR MOVE?" and session.board.moves == []

@@ -30,7 +30,8 @@ def test_corners_and_centre_cells_lie_on_seven_lines_the_rest_on_four():
     fours = {cell for cell in CUBE.cells if len(CUBE.lines_through[cell]) == 4}
     # 0-based coordinates: a corner has every coordinate 0 or 3, a centre cell every one 1 or 2.
     expected = {
-        CUBE.cell(c) for c in CUBE.coords
+        CUBE.cell(c)
+        for c in CUBE.coords
         if all(x in (0, 3) for x in c) or all(x in (1, 2) for x in c)
     }
     assert sevens == expected
@@ -115,13 +116,17 @@ def test_canonical_is_the_same_for_every_image_and_orient_says_how():
     first, second = 1 << 0 | 1 << 21 | 1 << 7, 1 << 42 | 1 << 5
     key = CUBE.canonical(first, second)
     for symmetry in CUBE.symmetries[::7]:
-        image = (sum(1 << symmetry[c] for c in range(64) if first >> c & 1),
-                 sum(1 << symmetry[c] for c in range(64) if second >> c & 1))
+        image = (
+            sum(1 << symmetry[c] for c in range(64) if first >> c & 1),
+            sum(1 << symmetry[c] for c in range(64) if second >> c & 1),
+        )
         assert CUBE.canonical(*image) == key
         found, mapping = CUBE.orient(*image)
         assert found == key
-        assert (sum(1 << mapping[c] for c in range(64) if image[0] >> c & 1),
-                sum(1 << mapping[c] for c in range(64) if image[1] >> c & 1)) == key
+        assert (
+            sum(1 << mapping[c] for c in range(64) if image[0] >> c & 1),
+            sum(1 << mapping[c] for c in range(64) if image[1] >> c & 1),
+        ) == key
     assert CUBE.canonical(second, first) != key  # the two sides are not interchangeable
 
 
@@ -134,8 +139,10 @@ def test_images_share_a_line_profile_and_most_other_positions_do_not():
         second = sum(1 << c for c in cells[5:])
         profile = line_profile(CUBE, first, second)
         for symmetry in CUBE.symmetries[::11]:
-            image = (sum(1 << symmetry[c] for c in range(64) if first >> c & 1),
-                     sum(1 << symmetry[c] for c in range(64) if second >> c & 1))
+            image = (
+                sum(1 << symmetry[c] for c in range(64) if first >> c & 1),
+                sum(1 << symmetry[c] for c in range(64) if second >> c & 1),
+            )
             assert line_profile(CUBE, *image) == profile
         profiles.setdefault(profile, set()).add(CUBE.canonical(first, second))
     # A cheap filter: positions that are not images of each other mostly differ in it.

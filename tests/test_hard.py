@@ -1,8 +1,8 @@
 """Level hard's building blocks that expert and the opening book lean on: its choices and its
 playouts."""
 
-from qubic.players import hard
 from qubic.core.board import Board
+from qubic.players import hard
 from qubic.search.threats import ThreatSearch
 from tests.test_levels import POSITIONS
 

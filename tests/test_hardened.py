@@ -14,15 +14,15 @@ import pexpect
 import pyte
 import pytest
 
-from qubic.play import savefile
 from qubic.core.board import Board, Mark
-from qubic.play.session import COMMAND_HELP, GOODBYE
-from qubic.players.levels import LEVELS
-from qubic.play.render import COLOURS
+from qubic.core.variant import QUBIC
+from qubic.play import savefile
 from qubic.play.instructions import instructions
+from qubic.play.render import COLOURS
+from qubic.play.session import COMMAND_HELP, GOODBYE
 from qubic.play.settings import Settings
 from qubic.play.text import table
-from qubic.core.variant import QUBIC
+from qubic.players.levels import LEVELS
 from tests.conftest import (
     expect_goodbye,
     expect_prompt,
@@ -40,8 +40,9 @@ SCRIPT = "NO\nYES\n111\nSHOW\n"
 class Watched:
     """A program in a pseudo-terminal, with everything it wrote kept to be read as a screen."""
 
-    def __init__(self, *args: str, columns: int = 80,
-                 **kwargs: float | str | Callable[[], None]) -> None:
+    def __init__(
+        self, *args: str, columns: int = 80, **kwargs: float | str | Callable[[], None]
+    ) -> None:
         self.columns = columns
         self.child = spawn(*args, columns=columns, **kwargs)
         self.child.logfile_read = self.log = _Log()
@@ -87,13 +88,17 @@ def test_80_columns_everything_fits_in_whole_lines():
     child.sendline("quit")
     expect_goodbye(child)
     screen = watched.screen()
-    printed = [*instructions(QUBIC), "AT YOUR MOVE YOU CAN TYPE:", *table(COMMAND_HELP),
-               "THE MACHINE PLAYS AT LEVEL NORMAL."]
+    printed = [
+        *instructions(QUBIC),
+        "AT YOUR MOVE YOU CAN TYPE:",
+        *table(COMMAND_HELP),
+        "THE MACHINE PLAYS AT LEVEL NORMAL.",
+    ]
     for line in printed:
         assert line.rstrip() in screen, f"{line!r} is shown whole, on one line"
     # A message longer than the terminal breaks between words, not inside one.
     start_at = next(i for i, line in enumerate(screen) if "IS NOT A MOVE" in line)
-    message = " ".join(screen[start_at:start_at + 2])
+    message = " ".join(screen[start_at : start_at + 2])
     assert message.endswith("TYPE A MOVE LIKE 234 OR 2,3,4, OR HELP FOR THE COMMANDS.")
 
 
@@ -130,17 +135,26 @@ def test_a_closed_pipe_ends_quietly(tmp_path, load):
     args = ["--load", str(saved_game(tmp_path))] if load else ["--seed", "3"]
     script = "SHOW\n" if load else SCRIPT
     # The reader is gone before the program writes a word: every write meets a closed pipe.
-    process = subprocess.Popen([qubic_command(), *args], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=program_env())
+    process = subprocess.Popen(
+        [qubic_command(), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=program_env(),
+    )
     process.stdout.close()
     _, errors = process.communicate(script.encode(), timeout=60)
     assert errors == b"" and process.returncode == 141
     # And as a shell user would type it.
     printed = script.replace("\n", "\\n")
-    shell = subprocess.run(f"printf '{printed}' | {qubic_command()} {' '.join(args)} | head -3",
-                           shell=True, capture_output=True, text=True, env=program_env(),
-                           timeout=60)
+    shell = subprocess.run(
+        f"printf '{printed}' | {qubic_command()} {' '.join(args)} | head -3",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=program_env(),
+        timeout=60,
+    )
     assert shell.stderr == "" and len(shell.stdout.splitlines()) == 3
 
 
@@ -184,17 +198,24 @@ def test_tab_completes_each_commands_own_arguments(tmp_path):
 
 
 def test_save_names_as_a_shell_would_read_them(tmp_path):
-    child = spawn("--seed", "3", "--no-color", cwd=str(tmp_path), columns=250,
-                  HOME=str(tmp_path / "home"))
+    child = spawn(
+        "--seed", "3", "--no-color", cwd=str(tmp_path), columns=250, HOME=str(tmp_path / "home")
+    )
     (tmp_path / "home").mkdir()
     begin(child)
     expect_prompt(child, MOVE)
     child.sendline("111")
     for typed, answer in [
-        ('save "my game.txt"', r"GAME SAVED TO my game\.txt\. TO RESUME IT: qubic --load "
-                               r"'my game\.txt'"),
-        ("save ~/q.txt", rf"GAME SAVED TO ~/q\.txt\. TO RESUME IT: qubic --load "
-                         rf"{re.escape(str(tmp_path))}/home/q\.txt"),
+        (
+            'save "my game.txt"',
+            r"GAME SAVED TO my game\.txt\. TO RESUME IT: qubic --load "
+            r"'my game\.txt'",
+        ),
+        (
+            "save ~/q.txt",
+            rf"GAME SAVED TO ~/q\.txt\. TO RESUME IT: qubic --load "
+            rf"{re.escape(str(tmp_path))}/home/q\.txt",
+        ),
         ("save nowhere/q.txt", r"CANNOT SAVE TO nowhere/q\.txt: NO SUCH FILE OR DIRECTORY\."),
         ("save", r"GAME SAVED TO (qubic-[-\d]+\.txt)\. TO RESUME IT: qubic --load \1\r\n"),
     ]:
@@ -211,8 +232,12 @@ def test_save_names_as_a_shell_would_read_them(tmp_path):
 
 def test_a_dumb_terminal_gets_no_colour():
     child = spawn("--seed", "3", TERM="dumb")
-    for question, answer in (("INSTRUCTIONS", "no"), ("MOVE FIRST", "yes"), (MOVE, "111"),
-                             (MOVE, "show")):
+    for question, answer in (
+        ("INSTRUCTIONS", "no"),
+        ("MOVE FIRST", "yes"),
+        (MOVE, "111"),
+        (MOVE, "show"),
+    ):
         child.expect(question)
         child.sendline(answer)
     child.expect(r"LEVEL 4(\r\n[^\r\n]*){5}")
@@ -290,10 +315,12 @@ def test_case_is_ignored_in_the_engine_and_the_level_options():
     assert re.fullmatch(r"bestmove \d{3}", engine.ask("GO level HARD"))
     assert re.fullmatch(r"bestmove \d{3}", engine.ask("go LEVEL Classic MoveTime 200"))
     assert engine.ask("go infinite") == (
-        "error unknown go option 'infinite'; go takes level NAME, movetime MS")
+        "error unknown go option 'infinite'; go takes level NAME, movetime MS"
+    )
     assert engine.quit() == 0
-    result = run_piped("--players", "0", "--level", "HARD", "--level-o", "Easy", "--seed", "3",
-                       stdin="no\n")
+    result = run_piped(
+        "--players", "0", "--level", "HARD", "--level-o", "Easy", "--seed", "3", stdin="no\n"
+    )
     assert result.returncode == 0 and result.stderr == ""
     assert run_piped("--level", "Expert", stdin="no\nyes\nquit\n").returncode == 0
 
@@ -304,7 +331,8 @@ def test_watching_options_are_refused_without_players_0(options):
     assert result.returncode == 2 and result.stdout == ""
     option = options[0]
     assert result.stderr.splitlines()[-1] == (
-        f"qubic: error: {option} is only for --players 0, where the machine plays itself")
+        f"qubic: error: {option} is only for --players 0, where the machine plays itself"
+    )
 
 
 def test_pause_0_is_no_pause():
@@ -321,7 +349,7 @@ def test_loading_a_save_where_the_machine_moves_shows_the_board_after_its_reply(
     reply = next(i for i, line in enumerate(lines) if line.startswith("MACHINE MOVES TO"))
     assert "LEVEL 1" not in lines[:reply]
     assert lines[reply + 1] == "LEVEL 1" and lines[reply + 29].startswith("YOUR MOVE?")
-    assert sum(line.count("o") for line in lines[reply + 1:reply + 29]) == 1
+    assert sum(line.count("o") for line in lines[reply + 1 : reply + 29]) == 1
 
 
 def test_quit_offers_to_save_then_says_goodbye(tmp_path):
@@ -367,8 +395,7 @@ def test_bottom_toolbar_shows_the_machines_last_move():
 
 
 def test_watching_the_machine_shows_the_board_after_each_move():
-    child = spawn("--players", "0", "--pause", "0", "--seed", "3", "--no-color", "--board",
-                  "tall")
+    child = spawn("--players", "0", "--pause", "0", "--seed", "3", "--no-color", "--board", "tall")
     for mark in ("X", "O"):
         child.expect(rf"{mark} MOVES TO (\d)(\d)(\d)\r\n(LEVEL 1\r\n([^\r\n]*\r\n){{27}})")
         level, column, row = (int(d) for d in child.match.groups()[:3])

@@ -56,15 +56,18 @@ def test_always_blocks_when_it_cannot_win(level):
 def test_only_legal_moves_over_many_games(level):
     slow = level in ("expert", "perfect")  # seconds a move: one game from each side
     for game in range(2 if slow else 6):  # against easy, whose loose play varies each game
-        board = play_out(make_player(level, seed=game), make_player("easy", seed=99 + game),
-                         human_first=game % 2 == 0)
+        board = play_out(
+            make_player(level, seed=game),
+            make_player("easy", seed=99 + game),
+            human_first=game % 2 == 0,
+        )
         # play_out pushes every move through Board.push, which rejects illegal ones.
         assert board.is_over()
 
 
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_same_seed_same_replies(level):
-    for board in POSITIONS[:4 if level in ("expert", "perfect") else 40]:  # these take seconds
+    for board in POSITIONS[: 4 if level in ("expert", "perfect") else 40]:  # these take seconds
         first = make_player(level, seed=11).choose(board.copy())
         again = make_player(level, seed=11).choose(board.copy())
         assert first == again

@@ -4,36 +4,42 @@ from qubic.core.geometry import CUBE, Geometry, geometry
 from qubic.core.notation import NotationError, format_cell, looks_like_move, parse_cell
 
 
-@pytest.mark.parametrize("text, coords", [
-    ("234", (1, 2, 3)),
-    ("2,3,4", (1, 2, 3)),
-    (" 2 , 3 , 4 ", (1, 2, 3)),
-    ("2, 3,4", (1, 2, 3)),
-    ("2 3 4", (1, 2, 3)),
-    ("111", (0, 0, 0)),
-    ("444", (3, 3, 3)),
-    ("  412\t", (3, 0, 1)),
-])
+@pytest.mark.parametrize(
+    "text, coords",
+    [
+        ("234", (1, 2, 3)),
+        ("2,3,4", (1, 2, 3)),
+        (" 2 , 3 , 4 ", (1, 2, 3)),
+        ("2, 3,4", (1, 2, 3)),
+        ("2 3 4", (1, 2, 3)),
+        ("111", (0, 0, 0)),
+        ("444", (3, 3, 3)),
+        ("  412\t", (3, 0, 1)),
+    ],
+)
 def test_good_moves(text, coords):
     assert parse_cell(text) == CUBE.cell(coords)
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("2345", "three coordinates"),
-    ("2,4", "three coordinates"),
-    ("2345", "three coordinates"),
-    ("23,4", "three coordinates"),
-    ("1,2,3,4", "three coordinates"),
-    ("2,,3", "three coordinates"),
-    ("534", "5 is off the cube"),
-    ("204", "0 is off the cube"),
-    ("2,3,9", "9 is off the cube"),
-    ("", "is not a move"),
-    ("abc", "is not a move"),
-    ("2a4", "is not a move"),
-    ("-234", "is not a move"),
-    ("2.3.4", "is not a move"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("2345", "three coordinates"),
+        ("2,4", "three coordinates"),
+        ("2345", "three coordinates"),
+        ("23,4", "three coordinates"),
+        ("1,2,3,4", "three coordinates"),
+        ("2,,3", "three coordinates"),
+        ("534", "5 is off the cube"),
+        ("204", "0 is off the cube"),
+        ("2,3,9", "9 is off the cube"),
+        ("", "is not a move"),
+        ("abc", "is not a move"),
+        ("2a4", "is not a move"),
+        ("-234", "is not a move"),
+        ("2.3.4", "is not a move"),
+    ],
+)
 def test_bad_moves_say_why(text, reason):
     with pytest.raises(NotationError, match=reason):
         parse_cell(text)
@@ -66,16 +72,24 @@ def test_cells_are_numbered_in_printing_order():
     assert parse_cell("27", cube3) == parse_cell("333", cube3)
     tesseract = geometry(3, 4, no_centre=True)
     # The essay's grid of grids, read row by row: g1111 g1211 g1311 g2111 ... g3333.
-    assert [format_cell(parse_cell(str(n), tesseract), tesseract) for n in (1, 2, 4, 10, 81)] \
-        == ["1111", "1211", "2111", "1112", "3333"]
+    assert [format_cell(parse_cell(str(n), tesseract), tesseract) for n in (1, 2, 4, 10, 81)] == [
+        "1111",
+        "1211",
+        "2111",
+        "1112",
+        "3333",
+    ]
     assert sorted(tesseract.numbers) == list(range(1, 82))
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("41", "numbered 1 to 27: 41 is off"),
-    ("14", "222 is the centre, which is disabled"),
-    ("0", "numbered 1 to 27"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("41", "numbered 1 to 27: 41 is off"),
+        ("14", "222 is the centre, which is disabled"),
+        ("0", "numbered 1 to 27"),
+    ],
+)
 def test_bad_cell_numbers_and_the_disabled_centre_say_why(text, reason):
     with pytest.raises(NotationError, match=reason):
         parse_cell(text, geometry(3, 3, no_centre=True))

@@ -8,15 +8,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from qubic.search import strategy
 from qubic.core.board import Board
-from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.players.perfect import PerfectPlayer, called_for, x_move
+from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
+from qubic.proof.verify import walk, walk_lines
+from qubic.search import strategy
 from qubic.search.prover import PROVED, Prover
 from qubic.search.threats import ThreatSearch
-from qubic.proof.verify import walk, walk_lines
 from tests.test_prover import QUIET_WIN, bits
 
 
@@ -85,11 +85,17 @@ def test_walking_from_several_lines_walks_each(book):
 def test_the_verifier_walks_a_book_file_and_reports_what_answered(book, tmp_path):
     path = tmp_path / "strategy.txt"
     path.write_text(strategy.format_entries(book.items()), encoding="ascii")
-    done = subprocess.run([sys.executable, "-m", "qubic.proof", "verify", "--book", str(path),
-                           *QUIET_WIN.split()], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "qubic.proof", "verify", "--book", str(path), *QUIET_WIN.split()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
-    counts = {m[1]: int(m[2].replace(",", "")) for m in re.finditer(
-        r"answered by (\w+): ([\d,]+)", done.stdout)}
+    counts = {
+        m[1]: int(m[2].replace(",", ""))
+        for m in re.finditer(r"answered by (\w+): ([\d,]+)", done.stdout)
+    }
     assert counts["book"] == len(book) and counts["win"] > 0
     walked = int(re.search(r"positions walked: ([\d,]+)", done.stdout)[1].replace(",", ""))
     assert walked == sum(counts.values())
@@ -97,8 +103,12 @@ def test_the_verifier_walks_a_book_file_and_reports_what_answered(book, tmp_path
     assert "failures: 0" in done.stdout
     # Without its book the walk stops where X needs a quiet move, and says where.
     path.write_text(strategy.format_entries([]), encoding="ascii")
-    done = subprocess.run([sys.executable, "-m", "qubic.proof", "verify", "--book", str(path),
-                           *QUIET_WIN.split()], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "qubic.proof", "verify", "--book", str(path), *QUIET_WIN.split()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1 and "failures: 1" in done.stdout
     assert "  " + QUIET_WIN in done.stdout
 
@@ -122,6 +132,7 @@ def test_perfect_as_the_first_player_wins_blocks_and_follows_the_book(book):
     assert player.choose(board).cell == x_move(x, o, book)[0]
     # It plays the book's strategy to the end against every reply hard tries.
     from qubic.players.hard import HardPlayer
+
     defender = HardPlayer(seed=5)
     while not board.is_over():
         mover = player if board.turn is board.first else defender
@@ -136,10 +147,18 @@ def test_perfect_takes_its_forced_win_by_threats():
 
 
 def test_perfect_answers_through_the_engine_protocol():
-    script = "position startpos moves 111 222 112 333 113 444 121 242 131 343\n" \
-             "go level perfect\nposition startpos moves 111\ngo level perfect\nquit\n"
-    done = subprocess.run([sys.executable, "-m", "qubic", "engine"], input=script,
-                          capture_output=True, text=True, timeout=60, check=True)
+    script = (
+        "position startpos moves 111 222 112 333 113 444 121 242 131 343\n"
+        "go level perfect\nposition startpos moves 111\ngo level perfect\nquit\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "qubic", "engine"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     first, second = done.stdout.split()[1::2]
     board = Board.from_moves(moves("111 222 112 333 113 444 121 242 131 343"))
     line = ThreatSearch().forced_win(*board.bits, shortest=False)
@@ -151,8 +170,12 @@ def test_perfect_answers_through_the_engine_protocol():
 def test_perfect_as_x_wins_through_the_engine_protocol_against_any_replies(seed):
     # The shipped book: from the empty cube, perfect plays X and O replies at random; every
     # move X makes comes from the engine in a subprocess.
-    engine = subprocess.Popen([sys.executable, "-m", "qubic", "engine"], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "qubic", "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     rng, board = random.Random(seed), Board()
     try:
         while not board.is_over():
@@ -168,11 +191,14 @@ def test_perfect_as_x_wins_through_the_engine_protocol_against_any_replies(seed)
     assert board.winner is board.first
 
 
-@pytest.mark.parametrize(("line", "positions", "book_moves"), [
-    ("111 114 141 222", 60_000, 150),
-    # the first book left 15 lines here without a move: its unit could not be proved again
-    ("111 223 114 144 141 444", 1_000, 2),
-])
+@pytest.mark.parametrize(
+    ("line", "positions", "book_moves"),
+    [
+        ("111 114 141 222", 60_000, 150),
+        # the first book left 15 lines here without a move: its unit could not be proved again
+        ("111 223 114 144 141 444", 1_000, 2),
+    ],
+)
 def test_the_shipped_book_wins_every_line_of_a_reduced_walk(line, positions, book_moves):
     # The reduced verifier walk over the shipped book (some 70,000 and 1,300 positions; the
     # full walk is python -m qubic.proof.verify).

@@ -5,8 +5,8 @@ import time
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
-from qubic.search.prover import DISPROVED, PROVED, UNKNOWN, Prover, least_lost, shown_lost
 from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.search.prover import DISPROVED, PROVED, UNKNOWN, Prover, least_lost, shown_lost
 from qubic.search.threats import ThreatSearch, winning_cells
 
 # X to move, twelve stones in: X wins, but only after quiet moves (found by hard v hard).

@@ -53,8 +53,10 @@ def test_a_sitting_in_a_terminal():
     assert len(shown) == 24  # the whole cube, one level under another
     # A slip is refused with its reason, and the position is as it was.
     child.sendline(format_cell(wrong))
-    child.expect(rf"{format_cell(wrong)} LETS THE WIN SLIP: [^\r\n]+\. "
-                 r"THE POSITION IS AS IT WAS: TRY AGAIN\.")
+    child.expect(
+        rf"{format_cell(wrong)} LETS THE WIN SLIP: [^\r\n]+\. "
+        r"THE POSITION IS AS IT WAS: TRY AGAIN\."
+    )
     expect_prompt(child, MOVE)
     child.sendline("SHOW")
     expect_prompt(child, MOVE)
@@ -77,8 +79,10 @@ def test_a_sitting_in_a_terminal():
     # SOLUTION shows the whole line; a puzzle solved with it does not count.
     child.sendline("SOLUTION")
     child.expect(r"THE WIN FROM HERE \(THIS PUZZLE NO LONGER COUNTS AS SOLVED\):")
-    child.expect(rf"  1\. [XO] {format_cell(second.solution[0])}  [XO] "
-                 rf"{format_cell(second.solution[1])}\r\n")
+    child.expect(
+        rf"  1\. [XO] {format_cell(second.solution[0])}  [XO] "
+        rf"{format_cell(second.solution[1])}\r\n"
+    )
     child.expect(rf"  2\. [XO] {format_cell(second.solution[2])}  TWO THREATS AT ONCE")
     expect_prompt(child, MOVE)
     play(child, second.solution)
@@ -100,8 +104,9 @@ def test_ctrl_c_and_ctrl_d_leave_cleanly(key, skip):
 
 
 def test_the_same_seed_gives_the_same_sitting_and_another_seed_another():
-    runs = [run_piped("puzzle", "--seed", seed, stdin="skip\nyes\nskip\n")
-            for seed in ("5", "5", "6")]
+    runs = [
+        run_piped("puzzle", "--seed", seed, stdin="skip\nyes\nskip\n") for seed in ("5", "5", "6")
+    ]
     assert all(run.returncode == 0 and run.stderr == "" for run in runs)
     assert runs[0].stdout == runs[1].stdout != runs[2].stdout
     assert "PUZZLES SOLVED: 0 OF 2." in runs[0].stdout
@@ -126,21 +131,26 @@ def test_the_daily_puzzle_is_the_same_all_day_and_another_the_next():
     assert run_piped("puzzle", "--date", "2026-03-14").stdout == days[0]
 
 
-@pytest.mark.parametrize("args, reason", [
-    (["puzzle", "--moves", "13"], "argument --moves: invalid choice: 13"),
-    (["puzzle", "--moves", "0"], "argument --moves: invalid choice: 0"),
-    (["--moves", "3"], "--moves is for qubic puzzle"),
-    (["--daily"], "--daily is for qubic puzzle"),
-    (["engine", "--date", "2026-03-14"], "--date is for qubic puzzle"),
-    (["puzzle", "--daily", "--seed", "3"], "--daily gives everyone the same puzzle"),
-    (["puzzle", "--date", "2026-13-01"], "'2026-13-01' is not a date like 2026-03-14"),
-    (["puzzle", "--level", "hard"], "qubic puzzle takes --moves, --seed, --daily, --date and "
-                                    "--board, not --level"),
-    (["puzzle", "--tui"], "not --tui"),
-    (["puzzle", "--variant", "cube3"], "not --variant"),
-    (["puzzle", "--size", "5"], "not --size"),
-    (["puzzle", "--pause", "1"], "not --pause"),
-])
+@pytest.mark.parametrize(
+    "args, reason",
+    [
+        (["puzzle", "--moves", "13"], "argument --moves: invalid choice: 13"),
+        (["puzzle", "--moves", "0"], "argument --moves: invalid choice: 0"),
+        (["--moves", "3"], "--moves is for qubic puzzle"),
+        (["--daily"], "--daily is for qubic puzzle"),
+        (["engine", "--date", "2026-03-14"], "--date is for qubic puzzle"),
+        (["puzzle", "--daily", "--seed", "3"], "--daily gives everyone the same puzzle"),
+        (["puzzle", "--date", "2026-13-01"], "'2026-13-01' is not a date like 2026-03-14"),
+        (
+            ["puzzle", "--level", "hard"],
+            "qubic puzzle takes --moves, --seed, --daily, --date and --board, not --level",
+        ),
+        (["puzzle", "--tui"], "not --tui"),
+        (["puzzle", "--variant", "cube3"], "not --variant"),
+        (["puzzle", "--size", "5"], "not --size"),
+        (["puzzle", "--pause", "1"], "not --pause"),
+    ],
+)
 def test_bad_options_are_refused_in_one_line(args, reason):
     result = run_piped(*args)
     assert result.returncode == 2 and result.stdout == ""

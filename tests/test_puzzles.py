@@ -8,10 +8,9 @@ from functools import cache
 
 import pytest
 
-from qubic.play.analysis import own_moves
 from qubic.core.board import Board
-from qubic.play.session import GOODBYE
 from qubic.core.notation import format_cell
+from qubic.play.analysis import own_moves
 from qubic.play.puzzle_session import ANOTHER, PuzzleSession
 from qubic.play.puzzles import (
     LENGTHS,
@@ -24,6 +23,7 @@ from qubic.play.puzzles import (
     sitting_puzzle,
 )
 from qubic.play.render import Picture
+from qubic.play.session import GOODBYE
 from qubic.search.threats import ThreatSearch
 from tests.oracle import wins_within
 from tests.test_threats import assert_forcing_line
@@ -91,8 +91,9 @@ def test_the_same_seed_gives_the_same_puzzles_and_another_seed_others():
 
 def test_the_daily_seed_is_the_date():
     assert daily_seed(date(2026, 3, 14)) == 20260314
-    assert sitting_puzzle(daily_seed(date(2026, 3, 14)), 1) != \
-        sitting_puzzle(daily_seed(date(2026, 3, 15)), 1)
+    assert sitting_puzzle(daily_seed(date(2026, 3, 14)), 1) != sitting_puzzle(
+        daily_seed(date(2026, 3, 15)), 1
+    )
 
 
 def test_no_puzzle_outside_the_lengths():
@@ -135,16 +136,19 @@ def test_a_sitting_counts_the_puzzles_solved_and_tried():
     assert session.answer("hint") == [f"HINT: {format_cell(first.solution[0])}"]
     said = play(session, first.solution)
     assert said[0].startswith(f"THE MACHINE BLOCKS AT {format_cell(first.solution[1])}")
-    assert said[-2:] == ["SOLVED! TWO THREATS AT ONCE: THE MACHINE CANNOT BLOCK BOTH.",
-                         "PUZZLES SOLVED: 1 OF 1."]
+    assert said[-2:] == [
+        "SOLVED! TWO THREATS AT ONCE: THE MACHINE CANNOT BLOCK BOTH.",
+        "PUZZLES SOLVED: 1 OF 1.",
+    ]
     assert session.prompt == ANOTHER
     assert session.answer("maybe") == ["PLEASE ANSWER YES OR NO."] and session.prompt == ANOTHER
     assert words(session.answer("yes"))[0].startswith("PUZZLE 2: YOU PLAY")
     second = puzzle(3, number=2)
     solution = session.answer("SOLUTION")
     assert solution[0] == "THE WIN FROM HERE (THIS PUZZLE NO LONGER COUNTS AS SOLVED):"
-    assert solution[1].startswith(f"  1. {session.board.turn.name} "
-                                  f"{format_cell(second.solution[0])}  ")
+    assert solution[1].startswith(
+        f"  1. {session.board.turn.name} {format_cell(second.solution[0])}  "
+    )
     assert len(solution) == 1 + own_moves(second.solution)
     assert play(session, second.solution)[-1] == "PUZZLES SOLVED: 1 OF 2."
     session.answer("yes")

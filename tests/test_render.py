@@ -11,15 +11,22 @@ SGR = re.compile(r"\x1b\[([0-9;]*)m")
 
 def won_board() -> Board:
     # X takes the space diagonal; O's last move was 114, X's winning move 444.
-    return Board.from_moves([parse_cell(m) for m in ("111", "112", "222", "113", "333", "114",
-                                                     "444")])
+    return Board.from_moves(
+        [parse_cell(m) for m in ("111", "112", "222", "113", "333", "114", "444")]
+    )
 
 
 def test_plain_grid_has_no_escape_codes_and_the_guides_layout():
     lines = render(Picture.of(won_board()))
     assert "\x1b" not in "".join(lines)
-    assert lines[:6] == ["LEVEL 1", "  C1 C2 C3 C4", "R1  X  .  .  .", "R2  O  .  .  .",
-                         "R3  O  .  .  .", "R4  O  .  .  ."]
+    assert lines[:6] == [
+        "LEVEL 1",
+        "  C1 C2 C3 C4",
+        "R1  X  .  .  .",
+        "R2  O  .  .  .",
+        "R3  O  .  .  .",
+        "R4  O  .  .  .",
+    ]
     assert len(lines) == 4 * 7
 
 

@@ -5,10 +5,10 @@ import os
 
 import pytest
 
-from qubic.ui import console
-from qubic.ui.console import PipedAsker, TimeUp, TurnClock, run
 from qubic.play.session import Session
 from qubic.play.settings import Settings
+from qubic.ui import console
+from qubic.ui.console import PipedAsker, TimeUp, TurnClock, run
 
 
 class Scripted:

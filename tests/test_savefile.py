@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qubic.play import savefile
 from qubic.core.board import PASS, Board, Mark
-from qubic.play.session import Session
-from qubic.players.levels import LEVELS
 from qubic.core.notation import parse_cell
-from qubic.play.savefile import SaveFileError
-from qubic.play.settings import Settings
 from qubic.core.variant import CUBE3, QUBIC, TESSERACT
+from qubic.play import savefile
+from qubic.play.savefile import SaveFileError
+from qubic.play.session import Session
+from qubic.play.settings import Settings
+from qubic.players.levels import LEVELS
 
 SAVED = """\
 qubic-save 2
@@ -34,8 +34,9 @@ moves: 143 111 222 --
 
 
 def example() -> tuple[Settings, Board]:
-    board = Board.from_moves([parse_cell("143"), parse_cell("111"), parse_cell("222"), PASS],
-                             first=Mark.O)
+    board = Board.from_moves(
+        [parse_cell("143"), parse_cell("111"), parse_cell("222"), PASS], first=Mark.O
+    )
     return Settings(always_show=True, time_limit=30.0, seed=5), board
 
 
@@ -52,8 +53,9 @@ def test_loading_gives_back_settings_and_position():
 
 
 def test_a_version_1_file_loads_as_qubic():
-    old = SAVED.replace("qubic-save 2\nvariant: qubic size 4 dims 3 target 1 sides 2\n",
-                        "qubic-save 1\n")
+    old = SAVED.replace(
+        "qubic-save 2\nvariant: qubic size 4 dims 3 target 1 sides 2\n", "qubic-save 1\n"
+    )
     settings_, board = savefile.loads(old)
     assert settings_ == example()[0] and settings_.variant == QUBIC
     assert board.moves == example()[1].moves
@@ -67,8 +69,11 @@ def test_the_export_is_the_file_on_one_line_and_loads_back():
 
 
 def test_keys_may_come_in_any_order_and_optional_values_be_none():
-    lines = SAVED.replace("seed: 5", "seed: none").replace("time-limit: 30.0",
-                                                          "time-limit: none").splitlines()
+    lines = (
+        SAVED.replace("seed: 5", "seed: none")
+        .replace("time-limit: 30.0", "time-limit: none")
+        .splitlines()
+    )
     settings_, _ = savefile.loads("\n".join([lines[0], *reversed(lines[1:])]))
     assert settings_.seed is None and settings_.time_limit is None
 
@@ -85,35 +90,41 @@ def corrupt(old: str, new: str) -> str:
     return SAVED.replace(old, new)
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("", "not a qubic saved game"),
-    ("hello\n", "not a qubic saved game"),
-    (corrupt("qubic-save 2", "qubic-save 3"), "reads qubic-save 1 and qubic-save 2"),
-    (corrupt("variant: qubic", "variant: chess"), "variant: there is no variant 'chess'"),
-    (corrupt("level: normal", "level: classic").replace("target 1", "target 2"),
-     "level: level classic plays QUBIC"),
-    (corrupt("players: 1\n", ""), "'players' is missing"),
-    (corrupt("players: 1", "players 1"), "line 3 is not 'key: value'"),
-    (corrupt("seed: 5", "colour: red"), "line 10: unknown key 'colour'"),
-    (SAVED + "seed: 6\n", "line 12: 'seed' is given twice"),
-    (corrupt("players: 1", "players: 3"), "players: '3' is not one of 0, 1, 2"),
-    (corrupt("human: X", "human: O"), "human 'O' does not fit players 1"),
-    (corrupt("level: normal", "level: godlike"), "level: there is no level 'godlike'"),
-    (corrupt("level-o: normal", "level-o: "), "level-o: there is no level ''"),
-    (corrupt("first: O", "first: Z"), "first: 'Z' is not one of X, O"),
-    (corrupt("always-show: yes", "always-show: maybe"), "always-show: 'maybe' is not one"),
-    (corrupt("time-limit: 30.0", "time-limit: -1"), "time-limit '-1' is not a positive"),
-    (corrupt("time-limit: 30.0", "time-limit: nan"), "time-limit 'nan' is not a positive"),
-    (corrupt("seed: 5", "seed: five"), "seed 'five' is not a whole number"),
-    (corrupt("143 111", "143 511"), "move 2 '511': coordinates run from 1 to 4"),
-    (corrupt("143 111", "143 143"), "move 2 '143' is on a used square"),
-    (corrupt("143 111 222 --", "-- 143 111 222"), "move 1 is a pass by the machine"),
-    (corrupt("players: 1\nhuman: X", "players: 0\nhuman: none"), "move 4 is a pass by"),
-    (corrupt("moves: 143 111 222 --", "moves: 111 211 112 212 113 213 114"),
-     "already over"),
-    (corrupt("moves: 143 111 222 --", "moves: 111 211 112 212 113 213 114 444"),
-     "move 8 comes after the end of the game"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("", "not a qubic saved game"),
+        ("hello\n", "not a qubic saved game"),
+        (corrupt("qubic-save 2", "qubic-save 3"), "reads qubic-save 1 and qubic-save 2"),
+        (corrupt("variant: qubic", "variant: chess"), "variant: there is no variant 'chess'"),
+        (
+            corrupt("level: normal", "level: classic").replace("target 1", "target 2"),
+            "level: level classic plays QUBIC",
+        ),
+        (corrupt("players: 1\n", ""), "'players' is missing"),
+        (corrupt("players: 1", "players 1"), "line 3 is not 'key: value'"),
+        (corrupt("seed: 5", "colour: red"), "line 10: unknown key 'colour'"),
+        (SAVED + "seed: 6\n", "line 12: 'seed' is given twice"),
+        (corrupt("players: 1", "players: 3"), "players: '3' is not one of 0, 1, 2"),
+        (corrupt("human: X", "human: O"), "human 'O' does not fit players 1"),
+        (corrupt("level: normal", "level: godlike"), "level: there is no level 'godlike'"),
+        (corrupt("level-o: normal", "level-o: "), "level-o: there is no level ''"),
+        (corrupt("first: O", "first: Z"), "first: 'Z' is not one of X, O"),
+        (corrupt("always-show: yes", "always-show: maybe"), "always-show: 'maybe' is not one"),
+        (corrupt("time-limit: 30.0", "time-limit: -1"), "time-limit '-1' is not a positive"),
+        (corrupt("time-limit: 30.0", "time-limit: nan"), "time-limit 'nan' is not a positive"),
+        (corrupt("seed: 5", "seed: five"), "seed 'five' is not a whole number"),
+        (corrupt("143 111", "143 511"), "move 2 '511': coordinates run from 1 to 4"),
+        (corrupt("143 111", "143 143"), "move 2 '143' is on a used square"),
+        (corrupt("143 111 222 --", "-- 143 111 222"), "move 1 is a pass by the machine"),
+        (corrupt("players: 1\nhuman: X", "players: 0\nhuman: none"), "move 4 is a pass by"),
+        (corrupt("moves: 143 111 222 --", "moves: 111 211 112 212 113 213 114"), "already over"),
+        (
+            corrupt("moves: 143 111 222 --", "moves: 111 211 112 212 113 213 114 444"),
+            "move 8 comes after the end of the game",
+        ),
+    ],
+)
 def test_a_corrupt_save_is_refused_with_its_reason(text, reason):
     with pytest.raises(SaveFileError) as caught:
         savefile.loads(text)
@@ -161,8 +172,11 @@ def test_the_suggested_name_carries_date_and_time():
 @st.composite
 def games_in_progress(draw: st.DrawFn) -> tuple[Settings, Board]:
     """Random options and a random game still in progress, passes included."""
-    variant = draw(st.sampled_from([QUBIC, CUBE3, TESSERACT.with_options(sides=4),
-                                    CUBE3.with_options(sides=3, target=2)]))
+    variant = draw(
+        st.sampled_from(
+            [QUBIC, CUBE3, TESSERACT.with_options(sides=4), CUBE3.with_options(sides=3, target=2)]
+        )
+    )
     players = draw(st.integers(0, variant.sides))
     playable = [name for name, level in LEVELS.items() if level.supports(variant)]
     options = Settings(
@@ -170,12 +184,11 @@ def games_in_progress(draw: st.DrawFn) -> tuple[Settings, Board]:
         level=draw(st.sampled_from(playable)),
         level_o=draw(st.sampled_from(playable)),
         always_show=draw(st.booleans()),
-        time_limit=draw(st.none() | st.floats(min_value=0, exclude_min=True,
-                                              allow_infinity=False)),
+        time_limit=draw(st.none() | st.floats(min_value=0, exclude_min=True, allow_infinity=False)),
         seed=draw(st.none() | st.integers(-(2**63), 2**63)),
         variant=variant,
     )
-    board = Board(variant, draw(st.sampled_from(list(Mark)[:variant.sides])))
+    board = Board(variant, draw(st.sampled_from(list(Mark)[: variant.sides])))
     for _ in range(draw(st.integers(0, 80))):
         if board.turn in options.people and draw(st.integers(0, 4)) == 0:
             board.push_pass()
@@ -189,8 +202,17 @@ def games_in_progress(draw: st.DrawFn) -> tuple[Settings, Board]:
 
 def session_state(session: Session) -> tuple:
     board = session.board
-    return (session.settings, board.moves, board.first, board.turn, board.bits, session.stage,
-            session.prompt, session.machine_to_move, session.status)
+    return (
+        session.settings,
+        board.moves,
+        board.first,
+        board.turn,
+        board.bits,
+        session.stage,
+        session.prompt,
+        session.machine_to_move,
+        session.status,
+    )
 
 
 @settings(max_examples=150, deadline=None)

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from qubic.search import strategy
 from qubic.core.board import Board
-from qubic.proof.checkpoint import Checkpoint
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
-from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
+from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.solve import Solver
-from qubic.proof.writer import SETUPS, setup_first, write_book
 from qubic.proof.verify import walk
+from qubic.proof.writer import SETUPS, setup_first, write_book
+from qubic.search import strategy
+from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from tests.test_prover import QUIET_WIN, bits
 
 
@@ -41,8 +41,9 @@ def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
     moves = [parse_cell(m) for m in QUIET_WIN.split()]
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
     with ThreadPoolExecutor(2) as executor:  # the gaps' units run through it
-        assert write_book(checkpoint, book_path, moves, "python", 40, report, executor,
-                          setups=0) == 0  # the proof's moves alone, as the checkpoint has them
+        assert (
+            write_book(checkpoint, book_path, moves, "python", 40, report, executor, setups=0) == 0
+        )  # the proof's moves alone, as the checkpoint has them
     assert "proved again" in report.getvalue()
     book = strategy.load(book_path)
     assert walk(moves, book).failures == []
@@ -82,7 +83,8 @@ def test_the_book_takes_a_move_into_a_position_held_won_where_the_tree_kept_none
     path = tmp_path / "proof.txt.xz"
     key, child = CUBE.canonical(x, o), CUBE.canonical(*after)
     (tmp_path / "proof.journal").write_text(
-        f"W {key[0]:x} {key[1]:x}\nW {child[0]:x} {child[1]:x} 3\n")
+        f"W {key[0]:x} {key[1]:x}\nW {child[0]:x} {child[1]:x} 3\n"
+    )
     book_path = tmp_path / "strategy.txt"
     assert write_book(Checkpoint(path), book_path, moves, "python", 150, io.StringIO()) == 0
     book = strategy.load(book_path)
@@ -110,8 +112,7 @@ def test_gaps_are_proved_themselves_where_their_unit_cannot_be_proved_again(tmp_
     path, moves = unprovable_root(tmp_path)
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
     # The proof's moves alone: wins with one setup would answer four of the five gaps.
-    assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, report,
-                      setups=0) == 0
+    assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, report, setups=0) == 0
     assert "no move at 5; proved again" in report.getvalue()
     assert walk(moves, strategy.load(book_path)).failures == []
 
@@ -121,8 +122,10 @@ def test_the_book_plays_wins_with_setups_before_the_proofs_moves(tmp_path):
     books, reports = [], []
     for setups in range(SETUPS + 1):
         book_path, report = tmp_path / f"strategy{setups}.txt", io.StringIO()
-        assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, report,
-                          setups=setups) == 0
+        assert (
+            write_book(Checkpoint(path), book_path, moves, "python", 1_500, report, setups=setups)
+            == 0
+        )
         books.append(strategy.load(book_path))
         reports.append(report.getvalue())
     assert "no move at 1; proved again" in reports[1]  # a gap is still proved again
@@ -153,11 +156,17 @@ def test_a_unit_left_unknown_runs_again_with_more_nodes(tmp_path):
         path = tmp_path / str(runs) / "proof.txt.xz"
         path.parent.mkdir()
         with ThreadPoolExecutor(1) as executor:
-            assert Solver(Checkpoint(path), 100, io.StringIO(), start,
-                          runs=runs).solve(executor, 1, None) is True
+            assert (
+                Solver(Checkpoint(path), 100, io.StringIO(), start, runs=runs).solve(
+                    executor, 1, None
+                )
+                is True
+            )
         lines = (path.parent / "proof.journal").read_text().splitlines()
-        assert any(line.startswith(f"U {key[0]:x} {key[1]:x} ") and line.endswith(" 3 100")
-                   for line in lines)
+        assert any(
+            line.startswith(f"U {key[0]:x} {key[1]:x} ") and line.endswith(" 3 100")
+            for line in lines
+        )
         # Run again with 400 nodes, the unit proves the root; run once, the upper tree
         # expands it.
         assert (f"W {key[0]:x} {key[1]:x} 3" in lines) is proved_by_unit
@@ -183,18 +192,26 @@ def test_a_line_cut_off_by_a_stop_is_ignored(tmp_path):
 def test_compacting_folds_the_journal_into_the_compressed_file(tmp_path):
     path = tmp_path / "proof.txt.xz"
     journal = tmp_path / "proof.journal"
-    journal.write_text("U a b 5 6\nW 1 2\nT 40\nB 1 2 7\nU 3 4 8 9\nW a b\nT 95\n"
-                       "U e f 1000 1 8\nW 20 21 8\n")
+    journal.write_text(
+        "U a b 5 6\nW 1 2\nT 40\nB 1 2 7\nU 3 4 8 9\nW a b\nT 95\nU e f 1000 1 8\nW 20 21 8\n"
+    )
     checkpoint = Checkpoint(path)
     checkpoint.compact()
     assert not journal.exists()
     with lzma.open(path, "rt") as compact:
         assert sorted(compact.read().splitlines()) == [
-            "B 1 2 7", "T 95", "U 3 4 8 9", "U e f 1000 1 8", "W 1 2", "W 20 21 8", "W a b"]
+            "B 1 2 7",
+            "T 95",
+            "U 3 4 8 9",
+            "U e f 1000 1 8",
+            "W 1 2",
+            "W 20 21 8",
+            "W a b",
+        ]
     # A unit's width, when not the first runs' 3, survives compaction.
-    assert Checkpoint(path).width((0xe, 0xf)) == 8 and Checkpoint(path).width((3, 4)) == X_WIDTH
+    assert Checkpoint(path).width((0xE, 0xF)) == 8 and Checkpoint(path).width((3, 4)) == X_WIDTH
     # New answers go to a new journal; the file and the journal are read together.
-    checkpoint.write("L", (0xc, 0xd))
+    checkpoint.write("L", (0xC, 0xD))
     checkpoint.close()
     again = Checkpoint(path)
     assert again.settled == {(1, 2): True, (10, 11): True, (12, 13): False, (32, 33): True}
@@ -226,8 +243,12 @@ def test_a_unit_answered_narrower_runs_again_wider(tmp_path, numbers):
         answered = f"U {key[0]:x} {key[1]:x} {numbers}{recorded}"
         (path.parent / "proof.journal").write_text(answered + "\n")
         with ThreadPoolExecutor(1) as executor:
-            assert Solver(Checkpoint(path), 5_000, io.StringIO(), start, width=8,
-                          runs=1).solve(executor, 1, None) is True
+            assert (
+                Solver(Checkpoint(path), 5_000, io.StringIO(), start, width=8, runs=1).solve(
+                    executor, 1, None
+                )
+                is True
+            )
         lines = (path.parent / "proof.journal").read_text().splitlines()
         # Run again, the unit proves the root and records its width; else the upper tree
         # expands the root and units prove the positions below it.
@@ -241,19 +262,40 @@ def test_from_the_empty_cube_only_the_corner_is_searched_as_first_move(tmp_path)
     assert "after X 111: O's replies proved 0/12" in out.getvalue()
     assert "after X 112" not in out.getvalue()
     # Below each of O's replies searched: X's most promising answer and O's replies to it.
-    assert re.search(r"O \d{3}, X \d{3} \(of \d+ tried\): O's replies proved \d+/\d+",
-                     out.getvalue())
-    assert re.search(r"CPU \d+\.\d\d h in all runs \| peak memory \d+ MB, workers \d+ MB",
-                     out.getvalue())
+    assert re.search(
+        r"O \d{3}, X \d{3} \(of \d+ tried\): O's replies proved \d+/\d+", out.getvalue()
+    )
+    assert re.search(
+        r"CPU \d+\.\d\d h in all runs \| peak memory \d+ MB, workers \d+ MB", out.getvalue()
+    )
 
 
 def test_the_solver_stops_on_sigint_even_when_started_with_it_ignored(tmp_path):
     # A shell starting a command in the background (`... &`) leaves SIGINT ignored.
     path = tmp_path / "proof.txt.xz"
-    command = [sys.executable, "-m", "qubic.proof", "solve", "--checkpoint", str(path), "--prover",
-               "python", "--unit-nodes", "2000", "--workers", "1", "--start", "111", "222"]
-    solver = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
-                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    command = [
+        sys.executable,
+        "-m",
+        "qubic.proof",
+        "solve",
+        "--checkpoint",
+        str(path),
+        "--prover",
+        "python",
+        "--unit-nodes",
+        "2000",
+        "--workers",
+        "1",
+        "--start",
+        "111",
+        "222",
+    ]
+    solver = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
     assert "resuming" in solver.stdout.readline()
     time.sleep(3)
     solver.send_signal(signal.SIGINT)

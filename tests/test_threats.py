@@ -7,17 +7,18 @@ import random
 import pytest
 
 from qubic.core.board import Board
+from qubic.core.notation import format_cell, parse_cell
 from qubic.players.hard import HardPlayer
 from qubic.players.heuristic import EasyPlayer
-from qubic.core.notation import format_cell, parse_cell
 from qubic.search.threats import OutOfBudget, ThreatSearch
 from tests.oracle import winning_first_moves
 from tests.scripted import moves, position
 
 
 def forced_win(board: Board, max_threats: int = 16) -> list[int] | None:
-    return ThreatSearch().forced_win(board.bits[board.turn], board.bits[board.turn.other],
-                                     max_threats)
+    return ThreatSearch().forced_win(
+        board.bits[board.turn], board.bits[board.turn.other], max_threats
+    )
 
 
 def shortest_depth(board: Board, limit: int = 6) -> tuple[int | None, set[int]]:
@@ -57,18 +58,20 @@ WIN_IN_ONE = position(x="111 112 113", o="244 343 424")
 DOUBLE_THREAT = position(x="121 131 112 113", o="444 343 234 424")
 
 # Mined from random games, each with exactly one first move that wins by the shortest chain.
-CHAIN_3 = Board.from_moves(moves(
-    "141 323 111 131 144 133 142 143 132 113 123 413 233 114 322 411 412 232 213"))
+CHAIN_3 = Board.from_moves(
+    moves("141 323 111 131 144 133 142 143 132 113 123 413 233 114 322 411 412 232 213")
+)
 CHAIN_4 = Board.from_moves(moves("111 141 441 221 144 122 243 342 444 333 244 344 322 443"))
-CHAIN_5 = Board.from_moves(moves(
-    "114 223 144 322 124 134 141 132 133 122 142 422 222 143 323 414"))
+CHAIN_5 = Board.from_moves(moves("114 223 144 322 124 134 141 132 133 122 142 422 222 143 323 414"))
 # O to move; its winning chain must answer an X counter-threat made by one of X's blocks.
-ANSWERS_A_COUNTER = Board.from_moves(moves(
-    "141 232 144 143 114 233 132 123 133 323 413 134 111 122 332 441 223 121 124 222 424"))
+ANSWERS_A_COUNTER = Board.from_moves(
+    moves("141 232 144 143 114 233 132 123 133 323 413 134 111 122 332 441 223 121 124 222 424")
+)
 # X to move. X's threat 212 forces O to 313, which gives O two threats (312 and 413); the
 # other threats lead nowhere either. A search that ignored counter-threats would win here.
-BROKEN_BY_A_COUNTER = Board.from_moves(moves(
-    "111 222 114 113 223 332 232 442 112 233 214 241 211 323 411 311 414 314 341 213"))
+BROKEN_BY_A_COUNTER = Board.from_moves(
+    moves("111 222 114 113 223 332 232 442 112 233 214 241 211 323 411 311 414 314 341 213")
+)
 
 
 def test_win_in_one():
@@ -83,11 +86,14 @@ def test_double_threat():
     assert_forcing_line(DOUBLE_THREAT, line)
 
 
-@pytest.mark.parametrize("board, depth, first", [
-    (CHAIN_3, 3, "333"),
-    (CHAIN_4, 4, "233"),
-    (CHAIN_5, 5, "424"),
-])
+@pytest.mark.parametrize(
+    "board, depth, first",
+    [
+        (CHAIN_3, 3, "333"),
+        (CHAIN_4, 4, "233"),
+        (CHAIN_5, 5, "424"),
+    ],
+)
 def test_chains_of_threats_find_the_one_winning_first_move(board, depth, first):
     assert shortest_depth(board) == (depth, {parse_cell(first)})
     line = forced_win(board)
@@ -149,8 +155,12 @@ def test_agrees_with_the_plain_solver(board):
 
 # O to move. X threatens a forced win; of O's 41 moves only 113 leaves X without one (the
 # plain solver looks 3 own moves deep; the bitboard search agrees at any depth).
-ONE_SAVING_MOVE = Board.from_moves(moves(
-    "144 114 111 133 414 141 444 123 411 441 132 233 333 222 244 344 234 324 223 241 341 334 314"))
+ONE_SAVING_MOVE = Board.from_moves(
+    moves(
+        "144 114 111 133 414 141 444 123 411 441 132 233 333 222 244 344 234 324 223 241 341 "
+        "334 314"
+    )
+)
 
 
 def test_hard_finds_the_only_move_that_stops_a_forced_win():

@@ -14,15 +14,15 @@ import pexpect
 import pyte
 import pytest
 
-from qubic.play import savefile
 from qubic.core.board import Mark
-from qubic.play.session import GOODBYE, Session
-from qubic.players.heuristic import NormalPlayer
 from qubic.core.notation import format_cell, parse_cell
-from qubic.play.render import layout
-from qubic.play.settings import Settings
-from qubic.ui.tui.worker import Worker, WorkerError
 from qubic.core.variant import QUBIC
+from qubic.play import savefile
+from qubic.play.render import layout
+from qubic.play.session import GOODBYE, Session
+from qubic.play.settings import Settings
+from qubic.players.heuristic import NormalPlayer
+from qubic.ui.tui.worker import Worker, WorkerError
 from tests.conftest import program_env, qubic_command, run_piped
 from tests.scripted import find_game, human_moves
 
@@ -35,11 +35,18 @@ PAGE_UP, PAGE_DOWN = "\x1b[5~", "\x1b[6~"
 class FullScreen:
     """`qubic --tui ARGS` in a pseudo-terminal, and the screen it draws."""
 
-    def __init__(self, *args: str, rows: int = 24, columns: int = 80, cwd: str | None = None,
-                 **env: str) -> None:
-        self.child = pexpect.spawn(qubic_command(), ["--tui", *args], env=program_env(**env),
-                                   cwd=cwd, encoding="utf-8", dimensions=(rows, columns),
-                                   timeout=30)
+    def __init__(
+        self, *args: str, rows: int = 24, columns: int = 80, cwd: str | None = None, **env: str
+    ) -> None:
+        self.child = pexpect.spawn(
+            qubic_command(),
+            ["--tui", *args],
+            env=program_env(**env),
+            cwd=cwd,
+            encoding="utf-8",
+            dimensions=(rows, columns),
+            timeout=30,
+        )
         self.child.delaybeforesend = None
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.Stream(self.screen)
@@ -132,10 +139,23 @@ def test_opens_on_the_empty_board_with_you_to_move_as_x():
 
 def test_the_cursor_moves_by_arrows_vi_keys_levels_and_digits():
     screen = started()
-    for keys, cell in [(RIGHT, "121"), ("j", "122"), (DOWN, "123"), ("l", "133"),
-                       (RIGHT, "143"), (RIGHT, "213"), ("h", "143"), (UP, "142"), ("k", "141"),
-                       (PAGE_UP, "241"), ("]", "341"), ("[", "241"), (PAGE_DOWN, "141"),
-                       (PAGE_DOWN, "141"), ("444", "444")]:
+    for keys, cell in [
+        (RIGHT, "121"),
+        ("j", "122"),
+        (DOWN, "123"),
+        ("l", "133"),
+        (RIGHT, "143"),
+        (RIGHT, "213"),
+        ("h", "143"),
+        (UP, "142"),
+        ("k", "141"),
+        (PAGE_UP, "241"),
+        ("]", "341"),
+        ("[", "241"),
+        (PAGE_DOWN, "141"),
+        (PAGE_DOWN, "141"),
+        ("444", "444"),
+    ]:
         screen.press(keys, screen.cursor_on(cell))
     assert screen.at("444").reverse and screen.lines()[6][63:67] == "[.]\u2502"
     screen.press("3", " GO TO: 3_")
@@ -148,8 +168,9 @@ def test_the_lines_through_the_cursor_are_previewed():
     screen = started()
     screen.press("234", screen.cursor_on("234"))
     cube = QUBIC.geometry
-    through = {cell for line in cube.lines_through[parse_cell("234")]
-               for cell in cube.lines[line].cells}
+    through = {
+        cell for line in cube.lines_through[parse_cell("234")] for cell in cube.lines[line].cells
+    }
     assert len(cube.lines_through[parse_cell("234")]) == 4
     assert screen.info() == " 234 (SQUARE 31): ON 4 LINES, OPEN TO X 4 O 4"
     for cell in cube.cells:
@@ -222,8 +243,12 @@ def test_it_follows_a_resize():
     screen = started()
     screen.child.setwinsize(30, 60)  # the terminal tells the program with SIGWINCH
     screen.screen.resize(30, 60)
-    lines = screen.wait(lambda: screen.lines()[1].startswith("LEVEL 1          LEVEL 2")
-                        and "LEVEL 3" not in screen.lines()[1])
+    lines = screen.wait(
+        lambda: (
+            screen.lines()[1].startswith("LEVEL 1          LEVEL 2")
+            and "LEVEL 3" not in screen.lines()[1]
+        )
+    )
     assert lines[8].startswith("LEVEL 3          LEVEL 4"), "two levels a row"
     assert lines[1].endswith("\u2502 MOVES"), "the move list still fits"
     screen.press(DOWN * 4, screen.cursor_on("311"))  # down from level 1 is level 3 now
@@ -244,7 +269,7 @@ def test_no_color_highlights_by_reverse_bold_and_underline():
     cursor = screen.at("111")
     assert cursor.data == "X" and cursor.reverse and cursor.bold
     row, column = WIDE.places[parse_cell("111")]
-    assert screen.lines()[1 + row][column - 1:column + 2] == "[X]"
+    assert screen.lines()[1 + row][column - 1 : column + 2] == "[X]"
     assert screen.at("112").underscore and not screen.at("223").underscore, "the preview"
     quit_at_once(screen)
 
@@ -264,8 +289,9 @@ def child_processes(pid: int) -> list[int]:
 
 @pytest.mark.parametrize("key, status", [("q", 0), ("\x03", 130)])
 def test_quit_while_the_machine_thinks(key, status):
-    screen = FullScreen("--players", "0", "--level", "expert", "--level-o", "expert",
-                        "--pause", "0", "--seed", "1")
+    screen = FullScreen(
+        "--players", "0", "--level", "expert", "--level-o", "expert", "--pause", "0", "--seed", "1"
+    )
     screen.wait("THINKING")
     workers = child_processes(screen.child.pid)
     assert workers, "the machine thinks in a worker process"
@@ -282,8 +308,13 @@ def test_a_game_against_the_machine_to_its_end_then_another():
     screen = started()
     for number, cell in enumerate(human_moves(game)):
         screen.press(format_cell(cell), screen.cursor_on(format_cell(cell)))
-        screen.press("\r", lambda n=number: screen.lines()[0].startswith(f" MOVE {2 * n + 3} ")
-                     or "YOU WIN!" in "\n".join(screen.lines()))
+        screen.press(
+            "\r",
+            lambda n=number: (
+                screen.lines()[0].startswith(f" MOVE {2 * n + 3} ")
+                or "YOU WIN!" in "\n".join(screen.lines())
+            ),
+        )
     lines = screen.wait("YOU WIN! THE LINE:")
     line = re.search(r"YOU WIN! THE LINE: ([\d ]+)", "\n".join(lines)).group(1).split()
     for cell in line:
@@ -362,8 +393,14 @@ def test_told_to_stop_it_puts_the_screen_away():
 
 
 def test_leaves_the_terminal_as_it_found_it():
-    shell = pexpect.spawn("sh", ["-c", f"{qubic_command()} --tui; stty -a"],
-                          env=program_env(), encoding="utf-8", dimensions=(24, 80), timeout=30)
+    shell = pexpect.spawn(
+        "sh",
+        ["-c", f"{qubic_command()} --tui; stty -a"],
+        env=program_env(),
+        encoding="utf-8",
+        dimensions=(24, 80),
+        timeout=30,
+    )
     shell.expect("111 \\(SQUARE 1\\)")
     shell.send("q")
     shell.expect(pexpect.EOF)
@@ -374,18 +411,22 @@ def test_leaves_the_terminal_as_it_found_it():
     assert re.search(r"(?<!-)icanon\b", settings) and re.search(r"(?<!-)echo\b", settings)
 
 
-@pytest.mark.parametrize("options, message", [
-    ([], "--tui needs a terminal that can draw a screen"),
-    (["--board", "wide"], "--board lays out the line console's board; --tui draws its own"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ([], "--tui needs a terminal that can draw a screen"),
+        (["--board", "wide"], "--board lays out the line console's board; --tui draws its own"),
+    ],
+)
 def test_tui_is_refused_where_it_cannot_work(options, message):
     result = run_piped("--tui", *options)
     assert result.returncode == 2 and message in result.stderr
 
 
 def test_tui_in_a_dumb_terminal_is_refused():
-    child = pexpect.spawn(qubic_command(), ["--tui"], env=program_env(TERM="dumb"),
-                          encoding="utf-8")
+    child = pexpect.spawn(
+        qubic_command(), ["--tui"], env=program_env(TERM="dumb"), encoding="utf-8"
+    )
     child.expect("--tui needs a terminal that can draw a screen")
     child.expect(pexpect.EOF)
     child.close()

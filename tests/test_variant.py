@@ -18,10 +18,11 @@ from qubic.core.variant import (
 )
 
 
-@pytest.mark.parametrize("size, dims", [(3, 2), (4, 2), (3, 3), (4, 3), (5, 3), (3, 4),
-                                        (4, 4), (9, 3), (5, 4)])
+@pytest.mark.parametrize(
+    "size, dims", [(3, 2), (4, 2), (3, 3), (4, 3), (5, 3), (3, 4), (4, 4), (9, 3), (5, 4)]
+)
 def test_line_counts_follow_the_formula(size, dims):
-    assert len(geometry(size, dims).lines) == ((size + 2) ** dims - size ** dims) // 2
+    assert len(geometry(size, dims).lines) == ((size + 2) ** dims - size**dims) // 2
 
 
 def test_the_seeds_counts_49_76_272_and_232_without_the_tesseract_centre():
@@ -38,20 +39,34 @@ def test_variants_are_found_by_name_or_alias_in_any_case():
         find_variant("go")
 
 
-@pytest.mark.parametrize("variant", [QUBIC, CUBE3, TESSERACT, TESSERACT.with_options(sides=4),
-                                     TESSERACT.with_options(no_centre=False),
-                                     QUBIC.with_options(size=5, dims=2, target=3, sides=3)])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        QUBIC,
+        CUBE3,
+        TESSERACT,
+        TESSERACT.with_options(sides=4),
+        TESSERACT.with_options(no_centre=False),
+        QUBIC.with_options(size=5, dims=2, target=3, sides=3),
+    ],
+)
 def test_the_spec_reads_back_as_the_same_variant(variant):
     assert parse_spec(variant.spec.split()) == variant
 
 
-@pytest.mark.parametrize("words, reason", [
-    ("", "needs a name"), ("qubic dims 5", "dims must be 2 to 4"),
-    ("tesseract size 6", "size must be 3 to 5 in 4 dimensions"),
-    ("qubic sides 1", "sides must be 2 to 4"), ("cube3 target 50", "target must be 1 to 49"),
-    ("qubic no-centre", "odd size"), ("qubic size 4 size 4", "given twice"),
-    ("qubic colour red", "unknown setting"),
-])
+@pytest.mark.parametrize(
+    "words, reason",
+    [
+        ("", "needs a name"),
+        ("qubic dims 5", "dims must be 2 to 4"),
+        ("tesseract size 6", "size must be 3 to 5 in 4 dimensions"),
+        ("qubic sides 1", "sides must be 2 to 4"),
+        ("cube3 target 50", "target must be 1 to 49"),
+        ("qubic no-centre", "odd size"),
+        ("qubic size 4 size 4", "given twice"),
+        ("qubic colour red", "unknown setting"),
+    ],
+)
 def test_bad_settings_say_why(words, reason):
     with pytest.raises(VariantError, match=reason):
         parse_spec(words.split())
@@ -104,6 +119,7 @@ def test_one_move_can_complete_several_lines_and_pop_takes_them_all_back():
 
 def full_board(variant, first: Mark = Mark.X, seed: int = 0) -> Board:
     import random
+
     rng = random.Random(seed)
     board = Board(variant, first)
     while not board.is_over():
@@ -126,19 +142,24 @@ def test_a_full_board_goes_to_the_top_score_and_a_tie_at_the_top_is_a_draw():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from([CUBE3, TESSERACT.with_options(sides=3),
-                        TESSERACT.with_options(sides=4, target=3)]),
-       st.randoms(use_true_random=False))
+@given(
+    st.sampled_from(
+        [CUBE3, TESSERACT.with_options(sides=3), TESSERACT.with_options(sides=4, target=3)]
+    ),
+    st.randoms(use_true_random=False),
+)
 def test_scores_counts_and_bits_agree_with_a_recount_and_pop_undoes_all(variant, rng):
     board = Board(variant)
     lines = variant.geometry.lines
     while not board.is_over():
         board.push(rng.choice(board.legal_moves()))
         for mark in board.sides:
-            assert board.counts[mark] == [(board.bits[mark] & line.mask).bit_count()
-                                          for line in lines]
-            assert board.scores[mark] == sum(board.bits[mark] & line.mask == line.mask
-                                             for line in lines)
+            assert board.counts[mark] == [
+                (board.bits[mark] & line.mask).bit_count() for line in lines
+            ]
+            assert board.scores[mark] == sum(
+                board.bits[mark] & line.mask == line.mask for line in lines
+            )
     assert board.winner is None or board.scores[board.winner] >= variant.target
     while board.moves:
         board.pop()

@@ -7,12 +7,12 @@ import re
 
 import pexpect
 
-from qubic.play.session import Session
 from qubic.core.notation import format_cell
+from qubic.core.variant import CUBE3, TESSERACT, Variant
 from qubic.play.render import Picture, render
+from qubic.play.session import Session
 from qubic.play.settings import Settings
 from qubic.play.text import fit
-from qubic.core.variant import CUBE3, TESSERACT, Variant
 from tests.conftest import expect_goodbye, expect_prompt, spawn
 
 SEED = 7
@@ -22,13 +22,24 @@ class Mirrored:
     """The program and a mirror session, answered alike; every line the mirror prints (of a
     board, its first) must come from the program in order."""
 
-    def __init__(self, variant: Variant, players: int, level: str, *args: str,
-                 cwd: str | None = None) -> None:
-        self.child = spawn("--variant", variant.name, "--seed", str(SEED), "--no-color",
-                           "--players", str(players), "--level", level, *args, timeout=40,
-                           cwd=cwd)
-        self.mirror = Session(Settings(players=players, seed=SEED, variant=variant,
-                                       level=level))
+    def __init__(
+        self, variant: Variant, players: int, level: str, *args: str, cwd: str | None = None
+    ) -> None:
+        self.child = spawn(
+            "--variant",
+            variant.name,
+            "--seed",
+            str(SEED),
+            "--no-color",
+            "--players",
+            str(players),
+            "--level",
+            level,
+            *args,
+            timeout=40,
+            cwd=cwd,
+        )
+        self.mirror = Session(Settings(players=players, seed=SEED, variant=variant, level=level))
         self.expect(self.mirror.start())
 
     def expect(self, output: list) -> None:

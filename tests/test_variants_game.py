@@ -6,12 +6,12 @@ import re
 import pytest
 
 from qubic.core.board import Board, Mark
-from qubic.play.session import Session, Stage
-from qubic.players.levels import LEVELS, make_player
-from qubic.play.render import Picture
-from qubic.play.instructions import instructions
-from qubic.play.settings import Settings
 from qubic.core.variant import CUBE3, QUBIC, TESSERACT
+from qubic.play.instructions import instructions
+from qubic.play.render import Picture
+from qubic.play.session import Session, Stage
+from qubic.play.settings import Settings
+from qubic.players.levels import LEVELS, make_player
 from tests.conftest import run_piped
 
 
@@ -25,9 +25,16 @@ def session(players: int, variant=CUBE3, **options) -> Session:
 
 def test_instructions_follow_the_variant():
     text = " ".join(instructions(TESSERACT.with_options(sides=3)))
-    for needle in ("3x3x3x3 TESSERACT", "X, O AND Y TAKE TURNS", "FIRST TO 9 LINES WINS",
-                   "232 LINES", "4 DIGITS, BIG COLUMN COLUMN BIG ROW ROW", "1 TO 81",
-                   "CENTRE SQUARE IS DISABLED", "A TIE AT THE TOP IS A DRAW"):
+    for needle in (
+        "3x3x3x3 TESSERACT",
+        "X, O AND Y TAKE TURNS",
+        "FIRST TO 9 LINES WINS",
+        "232 LINES",
+        "4 DIGITS, BIG COLUMN COLUMN BIG ROW ROW",
+        "1 TO 81",
+        "CENTRE SQUARE IS DISABLED",
+        "A TIE AT THE TOP IS A DRAW",
+    ):
         assert needle in text
     assert all(len(line) <= 80 for line in text)
 
@@ -58,8 +65,11 @@ def test_scores_lines_and_the_end_with_three_sides():
         assert game.answer(move) == ["SCORE X 0 O 0 Y 0"]
     assert game.answer("113") == ["SCORE X 1 O 0 Y 0"]
     assert game.answer("LINES X") == ["X'S LINES (1): 111 112 113"]
-    assert game.answer("lines") == ["X'S LINES (1): 111 112 113", "O'S LINES (0): NONE YET",
-                                    "Y'S LINES (0): NONE YET"]
+    assert game.answer("lines") == [
+        "X'S LINES (1): 111 112 113",
+        "O'S LINES (0): NONE YET",
+        "Y'S LINES (0): NONE YET",
+    ]
     assert game.answer("LINES W")[0].startswith("LINES TAKES A MARK, X O Y")
     assert game.answer("UNDO") == ["TAKEN BACK: X'S 113."]
     for move in ("113", "313", "333", "121", "321", "132", "122", "322", "231"):
@@ -76,9 +86,11 @@ def test_level_refuses_what_it_cannot_play_and_hint_asks_one_that_can():
     game = session(1)
     game.answer("yes")
     assert game.answer("LEVEL classic") == [
-        "LEVEL CLASSIC PLAYS QUBIC (4X4X4, TWO SIDES, THE FIRST LINE WINS) ONLY."]
+        "LEVEL CLASSIC PLAYS QUBIC (4X4X4, TWO SIDES, THE FIRST LINE WINS) ONLY."
+    ]
     assert game.answer("LEVEL hard") == [
-        "LEVEL HARD PLAYS TWO-SIDED GAMES WHERE THE FIRST LINE WINS ONLY."]
+        "LEVEL HARD PLAYS TWO-SIDED GAMES WHERE THE FIRST LINE WINS ONLY."
+    ]
     assert game.answer("LEVEL shrewd") == ["THE LEVEL IS NOW SHREWD."]
     [hint] = game.answer("HINT")
     assert re.fullmatch(r"HINT: [1-3]{3}", hint)
@@ -86,8 +98,7 @@ def test_level_refuses_what_it_cannot_play_and_hint_asks_one_that_can():
 
 
 def test_the_machine_plays_every_side_of_a_four_sided_tesseract():
-    game = session(0, TESSERACT.with_options(sides=4, target=3), level="shrewd",
-                   level_o="normal")
+    game = session(0, TESSERACT.with_options(sides=4, target=3), level="shrewd", level_o="normal")
     output = []
     while game.machine_to_move:
         output += game.machine_move()
@@ -109,21 +120,34 @@ def test_a_pass_and_its_message_with_several_machines():
 def test_help_lists_the_variants_and_their_limits():
     result = run_piped("--help")
     assert result.returncode == 0
-    for needle in ("--variant NAME", "cube3", "tesseract", "--sides N", "--no-centre",
-                   "--target K", "sizes 3-9 (3-5 in 4-D), dims 2-4, sides 2-4",
-                   "(QUBIC (4x4x4, two sides, the first line"):
+    for needle in (
+        "--variant NAME",
+        "cube3",
+        "tesseract",
+        "--sides N",
+        "--no-centre",
+        "--target K",
+        "sizes 3-9 (3-5 in 4-D), dims 2-4, sides 2-4",
+        "(QUBIC (4x4x4, two sides, the first line",
+    ):
         assert needle in result.stdout
 
 
-@pytest.mark.parametrize("args, reason", [
-    (["--variant", "go"], "there is no variant 'go'"),
-    (["--variant", "cube3", "--level", "classic"], "--level classic: level classic plays QUBIC"),
-    (["--variant", "tesseract", "--level", "hard"], "--level hard: level hard plays two-sided"),
-    (["--players", "3"], "--players 3: qubic has only 2 sides"),
-    (["--size", "4", "--no-centre"], "no-centre needs an odd size"),
-    (["--dims", "4", "--size", "6"], "size must be 3 to 5 in 4 dimensions"),
-    (["--load", "x.txt", "--sides", "3"], "drop --sides"),
-])
+@pytest.mark.parametrize(
+    "args, reason",
+    [
+        (["--variant", "go"], "there is no variant 'go'"),
+        (
+            ["--variant", "cube3", "--level", "classic"],
+            "--level classic: level classic plays QUBIC",
+        ),
+        (["--variant", "tesseract", "--level", "hard"], "--level hard: level hard plays two-sided"),
+        (["--players", "3"], "--players 3: qubic has only 2 sides"),
+        (["--size", "4", "--no-centre"], "no-centre needs an odd size"),
+        (["--dims", "4", "--size", "6"], "size must be 3 to 5 in 4 dimensions"),
+        (["--load", "x.txt", "--sides", "3"], "drop --sides"),
+    ],
+)
 def test_options_that_make_no_game_are_refused_in_one_line(args, reason):
     result = run_piped(*args)
     assert result.returncode == 2 and reason in result.stderr
@@ -137,8 +161,15 @@ def test_a_piped_cube3_game_numbers_cells_and_keeps_score():
     assert "YOUR MOVE? 5\nSCORE X 0 O 0\nMACHINE MOVES TO " in result.stdout
 
 
-@pytest.mark.parametrize("variant", [CUBE3.with_options(sides=3), TESSERACT.with_options(
-    sides=4, target=4), QUBIC.with_options(size=3), QUBIC.with_options(size=5, dims=2)])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        CUBE3.with_options(sides=3),
+        TESSERACT.with_options(sides=4, target=4),
+        QUBIC.with_options(size=3),
+        QUBIC.with_options(size=5, dims=2),
+    ],
+)
 def test_every_level_that_plays_a_variant_plays_legal_moves_from_every_seat(variant):
     for name, level in LEVELS.items():
         if not level.supports(variant) or name == "expert":  # expert: hard's search, slower
@@ -149,7 +180,8 @@ def test_every_level_that_plays_a_variant_plays_legal_moves_from_every_seat(vari
             board = Board(variant)
             while not board.is_over():
                 mover = board.turn is seat
-                cell = player.choose(board.copy()).cell if mover else rng.choice(
-                    board.legal_moves())
+                cell = (
+                    player.choose(board.copy()).cell if mover else rng.choice(board.legal_moves())
+                )
                 assert board.is_legal(cell), (name, variant.spec, cell)
                 board.push(cell)

@@ -77,8 +77,9 @@ class Board:
         self.winner: Mark | None = None  # the side that reached the target
 
     @classmethod
-    def from_moves(cls, moves: Iterable[int], variant: Variant = QUBIC,
-                   first: Mark = Mark.X) -> Board:
+    def from_moves(
+        cls, moves: Iterable[int], variant: Variant = QUBIC, first: Mark = Mark.X
+    ) -> Board:
         """The position after playing `moves` (cells or PASS) in turn from the start.
 
         IllegalMoveError if any of them is illegal.
@@ -196,8 +197,12 @@ class Board:
 
     def lines_of(self, mark: Mark) -> tuple[int, ...]:
         """The lines `mark` has completed, in the order it completed them."""
-        return tuple(line for ply, made in enumerate(self.completed)
-                     if self.mover(ply) is mark for line in made)
+        return tuple(
+            line
+            for ply, made in enumerate(self.completed)
+            if self.mover(ply) is mark
+            for line in made
+        )
 
     @property
     def last_cell(self) -> int | None:

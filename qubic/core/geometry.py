@@ -62,7 +62,8 @@ class Geometry:
         self.disabled = frozenset({self.cell((size // 2,) * dims)} if no_centre else ())
         self.full_mask = (1 << len(self.coords)) - 1 - sum(1 << c for c in self.disabled)
         self.lines: tuple[Line, ...] = tuple(
-            line for line in self._generate_lines() if not self.disabled & set(line.cells))
+            line for line in self._generate_lines() if not self.disabled & set(line.cells)
+        )
         through: list[list[int]] = [[] for _ in self.cells]
         for index, line in enumerate(self.lines):
             for cell in line.cells:
@@ -93,8 +94,9 @@ class Geometry:
     @cached_property
     def cell_line_pairs(self) -> tuple[tuple[tuple[int, int], ...], ...]:
         """For each cell, each line through it as (the line's bit in a set of lines, its mask)."""
-        return tuple(tuple((1 << i, self.line_masks[i]) for i in lines)
-                     for lines in self.lines_through)
+        return tuple(
+            tuple((1 << i, self.line_masks[i]) for i in lines) for lines in self.lines_through
+        )
 
     @cached_property
     def cell_line_bits(self) -> tuple[int, ...]:
@@ -131,20 +133,22 @@ class Geometry:
         n, last = self.size, self.size - 1
         # A symmetry permutes the axes and renumbers the coordinates along each, by one
         # renumbering that keeps opposite ends opposite, reversed along some axes.
-        renumberings = [p for p in permutations(range(n))
-                        if all(p[last - t] == last - p[t] for t in range(n))]
+        renumberings = [
+            p for p in permutations(range(n)) if all(p[last - t] == last - p[t] for t in range(n))
+        ]
         lines = {line.mask for line in self.lines}
         found: dict[tuple[int, ...], None] = {}
         for axes in permutations(range(self.dims)):
             for base in renumberings:
                 for flips in product((False, True), repeat=self.dims):
-                    maps = [[last - base[t] if flip else base[t] for t in range(n)]
-                            for flip in flips]
+                    maps = [
+                        [last - base[t] if flip else base[t] for t in range(n)] for flip in flips
+                    ]
                     image = tuple(
                         self.cell(tuple(maps[i][coords[axis]] for i, axis in enumerate(axes)))
-                        for coords in self.coords)
-                    if all(sum(1 << image[c] for c in line.cells) in lines
-                           for line in self.lines):
+                        for coords in self.coords
+                    )
+                    if all(sum(1 << image[c] for c in line.cells) in lines for line in self.lines):
                         found[image] = None
         return tuple(found)
 
@@ -158,8 +162,11 @@ class Geometry:
         such symmetry)."""
         firsts = self.images(first)
         least = min(firsts)
-        return min(((least, _image_by_bytes(second, self._byte_images[i])), self.symmetries[i])
-                   for i, value in enumerate(firsts) if value == least)
+        return min(
+            ((least, _image_by_bytes(second, self._byte_images[i])), self.symmetries[i])
+            for i, value in enumerate(firsts)
+            if value == least
+        )
 
     def images(self, bits: int) -> list[int]:
         """The images of bitboard `bits` under each of the symmetries, in their order."""
@@ -197,15 +204,18 @@ class Geometry:
     def _generate_lines(self) -> list[Line]:
         # One direction per pair of opposites: the first nonzero step is +1.
         directions = [
-            d for d in product((0, 1, -1), repeat=self.dims)
+            d
+            for d in product((0, 1, -1), repeat=self.dims)
             if any(d) and d[next(i for i, s in enumerate(d) if s)] == 1
         ]
         last = self.size - 1
         lines = []
         for direction in directions:
             for start in self.coords:
-                if any((step == 1 and s != 0) or (step == -1 and s != last)
-                       for step, s in zip(direction, start)):
+                if any(
+                    (step == 1 and s != 0) or (step == -1 and s != last)
+                    for step, s in zip(direction, start)
+                ):
                     continue
                 cells = tuple(
                     self.cell(tuple(s + t * step for s, step in zip(start, direction)))

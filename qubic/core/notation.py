@@ -50,8 +50,9 @@ def parse_cell(text: str, geometry: Geometry = CUBE) -> int:
 def _numbered(number: int, geometry: Geometry) -> int:
     cell = geometry.by_number.get(number)
     if cell is None:
-        raise NotationError(f"cells are numbered 1 to {len(geometry.coords)}: "
-                            f"{number} is off the cube")
+        raise NotationError(
+            f"cells are numbered 1 to {len(geometry.coords)}: {number} is off the cube"
+        )
     return _enabled(cell, geometry)
 
 
@@ -77,8 +78,7 @@ def _digits(text: str) -> list[str]:
     return list(_SEPARATED.sub("", text))
 
 
-AXES = {2: "column, row", 3: "level, column, row",
-        4: "big column, column, big row, row"}
+AXES = {2: "column, row", 3: "level, column, row", 4: "big column, column, big row, row"}
 
 
 def _axes(geometry: Geometry) -> str:

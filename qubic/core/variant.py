@@ -53,8 +53,17 @@ class Variant:
     @property
     def spec(self) -> str:
         """The variant as words `parse_spec` reads back: name and every setting."""
-        words = [self.name, "size", str(self.size), "dims", str(self.dims),
-                 "target", str(self.target), "sides", str(self.sides)]
+        words = [
+            self.name,
+            "size",
+            str(self.size),
+            "dims",
+            str(self.dims),
+            "target",
+            str(self.target),
+            "sides",
+            str(self.sides),
+        ]
         if self.no_centre:
             words.append("no-centre")
         elif find_variant(self.name).no_centre:
@@ -68,13 +77,29 @@ class Variant:
         centre = " (CENTRE DISABLED)" if self.no_centre else ""
         return "x".join([str(self.size)] * self.dims) + f" {kind}{centre}"
 
-    def with_options(self, size: int | None = None, dims: int | None = None,
-                     target: int | None = None, sides: int | None = None,
-                     no_centre: bool | None = None) -> Variant:
+    def with_options(
+        self,
+        size: int | None = None,
+        dims: int | None = None,
+        target: int | None = None,
+        sides: int | None = None,
+        no_centre: bool | None = None,
+    ) -> Variant:
         """This variant with the given settings changed; VariantError past the limits."""
-        changed = replace(self, **{key: value for key, value in (
-            ("size", size), ("dims", dims), ("target", target), ("sides", sides),
-            ("no_centre", no_centre)) if value is not None})
+        changed = replace(
+            self,
+            **{
+                key: value
+                for key, value in (
+                    ("size", size),
+                    ("dims", dims),
+                    ("target", target),
+                    ("sides", sides),
+                    ("no_centre", no_centre),
+                )
+                if value is not None
+            },
+        )
         changed.check()
         return changed
 
@@ -83,26 +108,42 @@ class Variant:
         if self.dims not in DIMS:
             raise VariantError(f"dims must be {DIMS[0]} to {DIMS[-1]}, not {self.dims}")
         if not MIN_SIZE <= self.size <= MAX_SIZE[self.dims]:
-            raise VariantError(f"size must be {MIN_SIZE} to {MAX_SIZE[self.dims]} in "
-                               f"{self.dims} dimensions, not {self.size}")
+            raise VariantError(
+                f"size must be {MIN_SIZE} to {MAX_SIZE[self.dims]} in "
+                f"{self.dims} dimensions, not {self.size}"
+            )
         if self.no_centre and self.size % 2 == 0:
-            raise VariantError(f"no-centre needs an odd size: a size-{self.size} cube has "
-                               "no centre cell")
+            raise VariantError(
+                f"no-centre needs an odd size: a size-{self.size} cube has no centre cell"
+            )
         if self.sides not in SIDES:
             raise VariantError(f"sides must be {SIDES[0]} to {SIDES[-1]}, not {self.sides}")
         lines = len(self.geometry.lines)
         if not 1 <= self.target <= lines:
-            raise VariantError(f"target must be 1 to {lines} (the lines there are), "
-                               f"not {self.target}")
+            raise VariantError(
+                f"target must be 1 to {lines} (the lines there are), not {self.target}"
+            )
 
 
-QUBIC = Variant("qubic", "the classic: 4x4x4, two sides, the first line of four wins",
-                aliases=("4x4x4",))
-CUBE3 = Variant("cube3", "3x3x3, two sides, every line scores, first to 10 lines wins",
-                size=3, target=10, aliases=("3x3x3",))
-TESSERACT = Variant("tesseract", "3x3x3x3, centre disabled (232 lines), 2-4 sides X O Y Z, "
-                    "first to 9 lines wins", size=3, dims=4, no_centre=True,
-                    target=9, aliases=("4d",))
+QUBIC = Variant(
+    "qubic", "the classic: 4x4x4, two sides, the first line of four wins", aliases=("4x4x4",)
+)
+CUBE3 = Variant(
+    "cube3",
+    "3x3x3, two sides, every line scores, first to 10 lines wins",
+    size=3,
+    target=10,
+    aliases=("3x3x3",),
+)
+TESSERACT = Variant(
+    "tesseract",
+    "3x3x3x3, centre disabled (232 lines), 2-4 sides X O Y Z, first to 9 lines wins",
+    size=3,
+    dims=4,
+    no_centre=True,
+    target=9,
+    aliases=("4d",),
+)
 VARIANTS: dict[str, Variant] = {v.name: v for v in (QUBIC, CUBE3, TESSERACT)}
 
 
@@ -137,8 +178,9 @@ def parse_spec(words: list[str]) -> Variant:
         if key in options:
             raise VariantError(f"{word!r} is given twice")
         if key not in SETTINGS:
-            raise VariantError(f"unknown setting {word!r}; settings: {', '.join(SETTINGS)}, "
-                               "no-centre, centre")
+            raise VariantError(
+                f"unknown setting {word!r}; settings: {', '.join(SETTINGS)}, no-centre, centre"
+            )
         value = next(rest, None)
         if value is None or not value.isdigit():
             raise VariantError(f"{key} needs a whole number, not {value!r}")

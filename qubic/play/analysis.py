@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from qubic.search import strategy
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE, Geometry
+from qubic.core.notation import format_cell
 from qubic.players.hard import is_safe
 from qubic.players.levels import first_line_two_sides, qubic_only
-from qubic.core.notation import format_cell
+from qubic.search import strategy
 from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch, still_forces, winning_cells
 
 # The positions one analysis may search, about a second: on 4x4x4 the most seen in positions
@@ -53,8 +53,9 @@ class Analysis:
     perfect: Mark | None = None
 
 
-def analyze(board: Board, search: ThreatSearch | None = None,
-            book: strategy.Entries | None = None) -> Analysis:
+def analyze(
+    board: Board, search: ThreatSearch | None = None, book: strategy.Entries | None = None
+) -> Analysis:
     """The analysis of `board` for the side to move; the board is not changed. `search` may
     bring its own budget (else NODES positions); `book` is the strategy book asked (the
     shipped one if None). Unanswered for a game over, a variant the theory does not cover
@@ -79,18 +80,32 @@ def _analyze(board: Board, search: ThreatSearch, book: strategy.Entries) -> Anal
     if search.forced_win(me, you, shortest=False) is not None:
         line = search.forced_win(me, you)
         assert line is not None
-        return Analysis(Verdict.WIN, mover, tuple(line),
-                        at_once=_at_once(line, me, you, geometry), perfect=perfect)
+        return Analysis(
+            Verdict.WIN,
+            mover,
+            tuple(line),
+            at_once=_at_once(line, me, you, geometry),
+            perfect=perfect,
+        )
     if search.forced_win(you, me, shortest=False) is None:
         return Analysis(Verdict.QUIET, mover, perfect=perfect)
     theirs = search.forced_win(you, me)
     assert theirs is not None
     # A move the opponent's line still forces through is no stop: no search needed for it.
-    stops = tuple(cell for cell in board.legal_moves()
-                  if not still_forces(theirs, you, me | 1 << cell, geometry)
-                  and is_safe(search, me, you, cell))
-    return Analysis(Verdict.DEFEND if stops else Verdict.LOST, mover, tuple(theirs), stops,
-                    _at_once(theirs, you, me, geometry), perfect)
+    stops = tuple(
+        cell
+        for cell in board.legal_moves()
+        if not still_forces(theirs, you, me | 1 << cell, geometry)
+        and is_safe(search, me, you, cell)
+    )
+    return Analysis(
+        Verdict.DEFEND if stops else Verdict.LOST,
+        mover,
+        tuple(theirs),
+        stops,
+        _at_once(theirs, you, me, geometry),
+        perfect,
+    )
 
 
 def proof_winner(board: Board, book: strategy.Entries) -> Mark | None:
@@ -108,8 +123,9 @@ def _at_once(line: list[int], me: int, you: int, geometry: Geometry) -> bool:
     return bool(winning_cells(me, you, geometry) >> line[0] & 1)
 
 
-def line_rows(line: tuple[int, ...] | list[int], attacker: Mark,
-              geometry: Geometry = CUBE) -> list[str]:
+def line_rows(
+    line: tuple[int, ...] | list[int], attacker: Mark, geometry: Geometry = CUBE
+) -> list[str]:
     """A forced win that ends in two threats as numbered rows, one per own move with the
     forced reply beside it: `  1. X 234  O 143`, the last `  4. X 121  TWO THREATS AT ONCE`."""
     defender = attacker.other
@@ -141,23 +157,32 @@ def describe(analysis: Analysis, geometry: Geometry = CUBE) -> list[str]:
         if analysis.at_once:
             words = [f"{mover} TO MOVE WINS AT ONCE: {format_cell(line[0], geometry)}."]
         else:
-            words = [f"{mover} TO MOVE HAS A FORCED WIN BY THREATS IN "
-                     f"{moves_word(own_moves(line))}:",
-                     *line_rows(line, analysis.mover, geometry)]
+            words = [
+                f"{mover} TO MOVE HAS A FORCED WIN BY THREATS IN {moves_word(own_moves(line))}:",
+                *line_rows(line, analysis.mover, geometry),
+            ]
     elif analysis.verdict is Verdict.QUIET:
-        words = [f"NEITHER SIDE HAS A FORCED WIN BY THREATS (THE SEARCH LOOKS {MAX_THREATS} "
-                 "MOVES DEEP)."]
+        words = [
+            f"NEITHER SIDE HAS A FORCED WIN BY THREATS (THE SEARCH LOOKS {MAX_THREATS} MOVES DEEP)."
+        ]
     else:
         if analysis.at_once:
-            words = [f"{mover} TO MOVE HAS NO FORCED WIN; {other} THREATENS TO WIN AT "
-                     f"{format_cell(line[0], geometry)}."]
+            words = [
+                f"{mover} TO MOVE HAS NO FORCED WIN; {other} THREATENS TO WIN AT "
+                f"{format_cell(line[0], geometry)}."
+            ]
         else:
-            words = [f"{mover} TO MOVE HAS NO FORCED WIN; {other} HAS ONE BY THREATS IN "
-                     f"{moves_word(own_moves(line))}, IF LEFT TO MOVE:",
-                     *line_rows(line, analysis.mover.other, geometry)]
+            words = [
+                f"{mover} TO MOVE HAS NO FORCED WIN; {other} HAS ONE BY THREATS IN "
+                f"{moves_word(own_moves(line))}, IF LEFT TO MOVE:",
+                *line_rows(line, analysis.mover.other, geometry),
+            ]
         if analysis.verdict is Verdict.DEFEND:
-            words.append("MOVES THAT STOP IT: "
-                         + " ".join(format_cell(cell, geometry) for cell in analysis.stops) + ".")
+            words.append(
+                "MOVES THAT STOP IT: "
+                + " ".join(format_cell(cell, geometry) for cell in analysis.stops)
+                + "."
+            )
         else:
             words.append("MOVES THAT STOP IT: NONE. EVERY MOVE LOSES TO IT.")
     if analysis.perfect is not None:

@@ -22,14 +22,18 @@ def instructions(variant: Variant) -> list[str]:
     sides = ", ".join(marks[:-1]) + " AND " + marks[-1]
     centre = " THE CENTRE SQUARE IS DISABLED: NOBODY PLAYS THERE." if variant.no_centre else ""
     if variant.scoring:
-        goal = (f"EVERY STRAIGHT LINE OF {n} YOU COMPLETE SCORES A POINT, AND PLAY GOES ON. "
-                f"THE FIRST TO {variant.target} LINES WINS; IF THE BOARD FILLS FIRST, THE TOP "
-                "SCORE WINS, AND A TIE AT THE TOP IS A DRAW.")
+        goal = (
+            f"EVERY STRAIGHT LINE OF {n} YOU COMPLETE SCORES A POINT, AND PLAY GOES ON. "
+            f"THE FIRST TO {variant.target} LINES WINS; IF THE BOARD FILLS FIRST, THE TOP "
+            "SCORE WINS, AND A TIE AT THE TOP IS A DRAW."
+        )
         end = ""
     else:
         goal = f"THE FIRST TO GET {n} IN A STRAIGHT LINE WINS."
-        end = f" IF ALL {geometry.full_mask.bit_count()} SQUARES FILL WITH NO LINE, " \
-              "THE GAME IS A DRAW."
+        end = (
+            f" IF ALL {geometry.full_mask.bit_count()} SQUARES FILL WITH NO LINE, "
+            "THE GAME IS A DRAW."
+        )
     example = "".join(str(min(i + 2, n)) for i in range(variant.dims))
     axes = AXES[variant.dims].upper().replace(",", "")
     text = (
@@ -41,6 +45,8 @@ def instructions(variant: Variant) -> list[str]:
         "PRINTS THEM, ROW BY ROW FROM THE TOP LEFT.\n\n"
         f"AT YOUR MOVE, TYPE SHOW (OR BOARD) TO SEE THE BOARD, HELP FOR ALL COMMANDS.{end}\n\n"
         "TO LEAVE, TYPE QUIT (OR EXIT) AT ANY QUESTION: A GAME IN PROGRESS CAN BE SAVED FIRST. "
-        "CTRL-C OR CTRL-D LEAVES AT ONCE.")
-    return [line for paragraph in text.split("\n") for line in
-            (textwrap.wrap(paragraph, 79) or [""])]
+        "CTRL-C OR CTRL-D LEAVES AT ONCE."
+    )
+    return [
+        line for paragraph in text.split("\n") for line in (textwrap.wrap(paragraph, 79) or [""])
+    ]

@@ -11,8 +11,11 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from qubic.play.analysis import line_rows, moves_word
 from qubic.core.board import iter_bits
+from qubic.core.notation import format_cell
+from qubic.play.analysis import line_rows, moves_word
+from qubic.play.puzzles import Outcome, Puzzle, daily_seed, judge, sitting_puzzle
+from qubic.play.render import Picture
 from qubic.play.session import (
     COMMAND_HELP,
     GOODBYE,
@@ -23,9 +26,6 @@ from qubic.play.session import (
     Stage,
     parse_yes_no,
 )
-from qubic.core.notation import format_cell
-from qubic.play.puzzles import Outcome, Puzzle, daily_seed, judge, sitting_puzzle
-from qubic.play.render import Picture
 from qubic.play.settings import Settings
 from qubic.play.text import table
 from qubic.search.threats import ThreatSearch, new_threats
@@ -54,12 +54,16 @@ class PuzzleSession(Session):
     """A sitting of puzzles, seeded by `seed` (random when None) or by the day `day`, each
     `length` own moves long (mixed lengths when None); it counts those solved and tried."""
 
-    def __init__(self, seed: int | None = None, length: int | None = None,
-                 day: date | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, length: int | None = None, day: date | None = None
+    ) -> None:
         super().__init__(Settings(players=2, always_show=True))  # the machine answers within
         self.day = day
-        self.seed = daily_seed(day) if day is not None else (
-            seed if seed is not None else random.randrange(2**32))
+        self.seed = (
+            daily_seed(day)
+            if day is not None
+            else (seed if seed is not None else random.randrange(2**32))
+        )
         self.told_seed = seed is None and day is None  # a random sitting says how to repeat it
         self.length = length
         self.number = self.solved = 0
@@ -87,8 +91,10 @@ class PuzzleSession(Session):
         solved = f"SOLVED {self.solved} OF {self.number}"
         if self.puzzle is None or self.stage is not Stage.MOVE:
             return solved
-        return (f"PUZZLE {self.number} | {moves_word(self.puzzle.length)} | {solved} | "
-                f"YOU PLAY {self.board.turn.name}")
+        return (
+            f"PUZZLE {self.number} | {moves_word(self.puzzle.length)} | {solved} | "
+            f"YOU PLAY {self.board.turn.name}"
+        )
 
     def start(self) -> Output:
         lines: Output = [*INTRO, ""]
@@ -116,8 +122,11 @@ class PuzzleSession(Session):
         title = f"PUZZLE {self.number}"
         if self.day is not None and self.number == 1:
             title = f"THE PUZZLE OF {self.day.isoformat()}"
-        return [f"{title}: YOU PLAY {self.board.turn.name}, TO MOVE. "
-                f"WIN BY THREATS IN {moves_word(self.puzzle.length)}.", Picture.of(self.board)]
+        return [
+            f"{title}: YOU PLAY {self.board.turn.name}, TO MOVE. "
+            f"WIN BY THREATS IN {moves_word(self.puzzle.length)}.",
+            Picture.of(self.board),
+        ]
 
     def _leave(self, argument: str) -> Output:
         if argument:
@@ -144,8 +153,11 @@ class PuzzleSession(Session):
             self.board.push(cell)
             self.stage = Stage.PLAY_AGAIN
             self.solved += not self.helped
-            how = ("FOUR IN A LINE." if self.board.winner is not None
-                   else "TWO THREATS AT ONCE: THE MACHINE CANNOT BLOCK BOTH.")
+            how = (
+                "FOUR IN A LINE."
+                if self.board.winner is not None
+                else "TWO THREATS AT ONCE: THE MACHINE CANNOT BLOCK BOTH."
+            )
             verdict = "DONE, WITH THE SOLUTION SHOWN" if self.helped else "SOLVED"
             return [Picture.of(self.board), f"{verdict}! {how}", self._tally()]
         assert judgement.reply is not None
@@ -161,15 +173,20 @@ class PuzzleSession(Session):
             self.board.push(cell)
             self.board.push(judgement.reply)
             return [f"{said}.", *self._after_move()]
-        return [f"{format_cell(cell)} LETS THE WIN SLIP: {reason}. "
-                "THE POSITION IS AS IT WAS: TRY AGAIN."]
+        return [
+            f"{format_cell(cell)} LETS THE WIN SLIP: {reason}. "
+            "THE POSITION IS AS IT WAS: TRY AGAIN."
+        ]
 
     def _reply_words(self, cell: int, reply: int) -> str:
         """The machine's reply to `cell` in words: a block (and any threat it makes) or not."""
         turn = self.board.turn
         me, you = self.board.bits[turn] | 1 << cell, self.board.bits[turn.other]
-        words = f"THE MACHINE BLOCKS AT {format_cell(reply)}" if new_threats(me, you, cell) \
+        words = (
+            f"THE MACHINE BLOCKS AT {format_cell(reply)}"
+            if new_threats(me, you, cell)
             else f"THE MACHINE MOVES TO {format_cell(reply)}"
+        )
         threats = [format_cell(c) for c in iter_bits(new_threats(you | 1 << reply, me, reply))]
         return f"{words}, THREATENING {' AND '.join(threats)}" if threats else words
 
@@ -182,8 +199,10 @@ class PuzzleSession(Session):
         if argument:
             return ["SOLUTION TAKES NOTHING AFTER IT."]
         self.helped = True
-        return ["THE WIN FROM HERE (THIS PUZZLE NO LONGER COUNTS AS SOLVED):",
-                *line_rows(self._line(), self.board.turn)]
+        return [
+            "THE WIN FROM HERE (THIS PUZZLE NO LONGER COUNTS AS SOLVED):",
+            *line_rows(self._line(), self.board.turn),
+        ]
 
     def _skip(self, argument: str) -> Output:
         if argument:

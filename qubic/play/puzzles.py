@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
-from qubic.play.analysis import own_moves
 from qubic.core.board import Board, Mark, iter_bits
+from qubic.play.analysis import own_moves
 from qubic.players.hard import decide, is_safe
 from qubic.players.heuristic import score_cells
 from qubic.players.levels import make_player
@@ -104,8 +104,9 @@ def _mover(level: str, seed: int) -> Callable[[Board], int]:
     return lambda board: player.choose(board).cell
 
 
-def _from_game(moves: list[int], length: int, search: ThreatSearch,
-               rng: random.Random) -> Puzzle | None:
+def _from_game(
+    moves: list[int], length: int, search: ThreatSearch, rng: random.Random
+) -> Puzzle | None:
     """The first position of the game with a forced win at least `length` long, played
     forward to exactly that; else its longest wins, lengthened backwards; None if neither
     passes the check. Raises OutOfBudget."""
@@ -119,7 +120,7 @@ def _from_game(moves: list[int], length: int, search: ThreatSearch,
         if line is not None:
             found = own_moves(line)
             if found >= length:
-                start = board.moves + line[:2 * (found - length)]
+                start = board.moves + line[: 2 * (found - length)]
                 puzzle = check(Board.from_moves(start), length, search)
                 if puzzle is not None:
                     return puzzle
@@ -134,8 +135,9 @@ def _from_game(moves: list[int], length: int, search: ThreatSearch,
     return None
 
 
-def _lengthen(board: Board, line: list[int], length: int, search: ThreatSearch,
-              rng: random.Random) -> Board | None:
+def _lengthen(
+    board: Board, line: list[int], length: int, search: ThreatSearch, rng: random.Random
+) -> Board | None:
     """`board`, whose shortest forced win is `line`, with a stone of each side taken back at
     a time, in an order `rng` shuffles, until that win is `length` own moves; None when no
     taking back lengthens it without overshooting."""
@@ -145,8 +147,10 @@ def _lengthen(board: Board, line: list[int], length: int, search: ThreatSearch,
         rng.shuffle(pairs)
         for a, b in pairs:
             fewer, theirs = me & ~(1 << a), you & ~(1 << b)
-            if still_forces(line, fewer, theirs) or search.forced_win(
-                    fewer, theirs, length, shortest=False) is None:
+            if (
+                still_forces(line, fewer, theirs)
+                or search.forced_win(fewer, theirs, length, shortest=False) is None
+            ):
                 continue  # the win is no longer than it was, or longer than asked
             longer = search.forced_win(fewer, theirs, length)
             if longer is not None and own_moves(line) < own_moves(longer):
@@ -159,9 +163,10 @@ def _lengthen(board: Board, line: list[int], length: int, search: ThreatSearch,
 
 def _without(board: Board, *cells: int) -> Board:
     """The position of `board` with `cells` taken off, each side's stones in their order."""
-    xs, os_ = ([c for c in board.moves if board.bits[mark] >> c & 1 and c not in cells]
-               for mark in SIDES)
-    return Board.from_moves([c for pair in zip(xs, os_) for c in pair] + xs[len(os_):])
+    xs, os_ = (
+        [c for c in board.moves if board.bits[mark] >> c & 1 and c not in cells] for mark in SIDES
+    )
+    return Board.from_moves([c for pair in zip(xs, os_) for c in pair] + xs[len(os_) :])
 
 
 def check(board: Board, length: int, search: ThreatSearch) -> Puzzle | None:
@@ -228,6 +233,7 @@ def judge(board: Board, cell: int, search: ThreatSearch) -> Judgement:
         if reply != cell and is_safe(search, you, mine, reply):
             return Judgement(Outcome.ANSWERED, reply)
     replies = [c for c in scores if c != cell]
-    return Judgement(Outcome.GOES_ON, max(
-        replies, key=lambda c: own_moves(search.forced_win(mine, you | 1 << c) or ())))
-
+    return Judgement(
+        Outcome.GOES_ON,
+        max(replies, key=lambda c: own_moves(search.forced_win(mine, you | 1 << c) or ())),
+    )

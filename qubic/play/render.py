@@ -64,8 +64,9 @@ class Layout:
 
     @property
     def width(self) -> int:
-        return max(*(len(line.rstrip()) for line in self.lines),
-                   *(column + 1 for _, column in self.places))
+        return max(
+            *(len(line.rstrip()) for line in self.lines), *(column + 1 for _, column in self.places)
+        )
 
 
 def render(picture: Picture, colour: bool = False, wide: bool = False) -> list[str]:
@@ -92,16 +93,23 @@ def layout(geometry: Geometry, across: int = 1) -> Layout:
         return _grid_of_grids(geometry)
     if geometry.dims == 2:
         return _joined([_grid(geometry, lambda column, row: geometry.cell((column, row)))])
-    grids = [_grid(geometry, lambda column, row, lv=level: geometry.cell((lv, column, row)),
-                   f"LEVEL {level + 1}") for level in range(geometry.size)]
+    grids = [
+        _grid(
+            geometry,
+            lambda column, row, lv=level: geometry.cell((lv, column, row)),
+            f"LEVEL {level + 1}",
+        )
+        for level in range(geometry.size)
+    ]
     return _joined(grids, max(1, across))
 
 
 Block = tuple[list[str], dict[int, tuple[int, int]]]  # lines, and the cells' places in them
 
 
-def _grid(geometry: Geometry, cell_at: Callable[[int, int], int],
-          heading: str | None = None) -> Block:
+def _grid(
+    geometry: Geometry, cell_at: Callable[[int, int], int], heading: str | None = None
+) -> Block:
     """One grid, C1..Cn across and R1..Rn down, under its heading, and a blank line."""
     n = geometry.size
     lines = [heading] if heading is not None else []
@@ -119,11 +127,12 @@ def _joined(blocks: list[Block], across: int = 1) -> Layout:
     lines: list[str] = []
     places: dict[int, tuple[int, int]] = {}
     for first in range(0, len(blocks), across):
-        row = blocks[first:first + across]
+        row = blocks[first : first + across]
         width = max(len(line) for block, _ in row for line in block)
         top = len(lines)
-        lines += [GAP.join(block[i].ljust(width) for block, _ in row)
-                  for i in range(len(row[0][0]))]
+        lines += [
+            GAP.join(block[i].ljust(width) for block, _ in row) for i in range(len(row[0][0]))
+        ]
         for index, (_, block_places) in enumerate(row):
             for cell, (line, column) in block_places.items():
                 places[cell] = (top + line, index * (width + len(GAP)) + column)
@@ -135,9 +144,11 @@ def _grid_of_grids(geometry: Geometry) -> Layout:
     within: cell 1223 is in big column 1, column 2, big row 2, row 3."""
     n = range(geometry.size)
     block = 2 * geometry.size - 1 + len(GAP)  # one big column's width, gap included
-    lines = ["DIGITS: BIG COLUMN, COLUMN, BIG ROW, ROW",
-             "       " + GAP.join(f"BC{big + 1:<{2 * geometry.size - 3}}" for big in n),
-             "       " + GAP.join(" ".join(str(c + 1) for c in n) for _ in n)]
+    lines = [
+        "DIGITS: BIG COLUMN, COLUMN, BIG ROW, ROW",
+        "       " + GAP.join(f"BC{big + 1:<{2 * geometry.size - 3}}" for big in n),
+        "       " + GAP.join(" ".join(str(c + 1) for c in n) for _ in n),
+    ]
     places = {}
     for big_row in n:
         for row in n:
@@ -145,7 +156,9 @@ def _grid_of_grids(geometry: Geometry) -> Layout:
             for big in n:
                 for column in n:
                     places[geometry.cell((big, column, big_row, row))] = (
-                        len(lines), 7 + big * block + 2 * column)
+                        len(lines),
+                        7 + big * block + 2 * column,
+                    )
             lines.append(f"{label}R{row + 1} " + GAP.join(" ".join(" " for _ in n) for _ in n))
         lines.append("")
     return Layout(tuple(lines), tuple(places[cell] for cell in sorted(places)))

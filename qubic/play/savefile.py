@@ -33,15 +33,24 @@ from datetime import datetime
 from pathlib import Path
 
 from qubic.core.board import PASS, Board, Mark
-from qubic.players.levels import LEVELS
 from qubic.core.notation import NotationError, format_cell, parse_cell
-from qubic.play.settings import PLAYERS, Settings, parse_seconds
 from qubic.core.variant import QUBIC, VariantError, parse_spec
+from qubic.play.settings import PLAYERS, Settings, parse_seconds
+from qubic.players.levels import LEVELS
 
 MAGIC = "qubic-save"
 VERSION = 2
-OLD_KEYS = ("players", "human", "level", "level-o", "first", "always-show", "time-limit",
-            "seed", "moves")
+OLD_KEYS = (
+    "players",
+    "human",
+    "level",
+    "level-o",
+    "first",
+    "always-show",
+    "time-limit",
+    "seed",
+    "moves",
+)
 KEYS = ("variant", *OLD_KEYS)
 KEYS_BY_VERSION = {f"{MAGIC} 1": OLD_KEYS, f"{MAGIC} {VERSION}": KEYS}
 PASS_TOKEN = "--"
@@ -64,8 +73,10 @@ def dumps(settings: Settings, board: Board) -> str:
         "always-show": "yes" if settings.always_show else "no",
         "time-limit": _optional(settings.time_limit),
         "seed": _optional(settings.seed),
-        "moves": " ".join(PASS_TOKEN if cell == PASS else format_cell(cell, board.geometry)
-                          for cell in board.moves),
+        "moves": " ".join(
+            PASS_TOKEN if cell == PASS else format_cell(cell, board.geometry)
+            for cell in board.moves
+        ),
     }
     lines = [f"{MAGIC} {VERSION}", *(f"{key}: {values[key]}".rstrip() for key in KEYS)]
     return "\n".join(lines) + "\n"
@@ -84,8 +95,11 @@ def is_export(text: str) -> bool:
 def loads(text: str) -> tuple[Settings, Board]:
     """The settings and position a saved-game text (or its export line) holds;
     SaveFileError if anything is off."""
-    lines = [line.strip() for line in text.split(EXPORT_JOIN.strip())] if is_export(text) \
+    lines = (
+        [line.strip() for line in text.split(EXPORT_JOIN.strip())]
+        if is_export(text)
         else text.splitlines()
+    )
     if not lines or not lines[0].startswith(MAGIC):
         raise SaveFileError("not a qubic saved game")
     keys = KEYS_BY_VERSION.get(lines[0])
@@ -107,7 +121,7 @@ def loads(text: str) -> tuple[Settings, Board]:
         raise SaveFileError(f"{missing[0]!r} is missing")
     try:
         settings = _settings(values)
-        sides = tuple(mark.name for mark in Mark)[:settings.variant.sides]
+        sides = tuple(mark.name for mark in Mark)[: settings.variant.sides]
         first = Mark[_choice("first", values["first"], sides)]
     except VariantError as error:
         raise SaveFileError(f"variant: {error}") from None
@@ -129,8 +143,9 @@ def save(path: str, settings: Settings, board: Board) -> None:
     except OSError as error:
         raise SaveFileError(_reason(error)) from None
     try:
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                             suffix=".tmp")
+        handle, temporary = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+        )
     except OSError as error:
         raise SaveFileError(_reason(error)) from None
     try:
@@ -180,8 +195,9 @@ def _choice(key: str, value: str, choices: tuple[str, ...]) -> str:
 
 def _settings(values: dict[str, str]) -> Settings:
     variant = parse_spec(values["variant"].split()) if "variant" in values else QUBIC
-    players = int(_choice("players", values["players"],
-                          tuple(str(n) for n in PLAYERS if n <= variant.sides)))
+    players = int(
+        _choice("players", values["players"], tuple(str(n) for n in PLAYERS if n <= variant.sides))
+    )
     if values["human"] != _human(players):
         raise ValueError(f"human {values['human']!r} does not fit players {players}")
     for key in ("level", "level-o"):

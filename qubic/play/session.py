@@ -16,16 +16,16 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
 
+from qubic.core.board import PASS, Board, Mark
+from qubic.core.notation import NotationError, format_cell, looks_like_move, parse_cell
 from qubic.play import savefile
 from qubic.play.analysis import Unanswered, analyze, describe
-from qubic.core.board import PASS, Board, Mark
-from qubic.players.levels import LEVELS, hint_level, make_player
-from qubic.core.notation import NotationError, format_cell, looks_like_move, parse_cell
-from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
-from qubic.play.render import Picture
 from qubic.play.instructions import instructions, title
+from qubic.play.render import Picture
 from qubic.play.settings import Settings
 from qubic.play.text import Verbatim, quoted, table
+from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
+from qubic.players.levels import LEVELS, hint_level, make_player
 
 GOODBYE = "GOODBYE. THANKS FOR PLAYING QUBIC."
 # What can be typed at YOUR MOVE?, for HELP and --help: (how to type it, what it does).
@@ -34,19 +34,28 @@ COMMAND_HELP = [
     ("17", "play the square numbered 17 (numbered as SHOW prints them)"),
     ("SHOW or BOARD", "print the board"),
     ("SHOW ALWAYS", "print the cube after every move; SHOW OFF stops that"),
-    ("UNDO", "take back your last move and the machine's replies (two players: the last "
-             "move); a turn that passed cannot be taken back"),
+    (
+        "UNDO",
+        "take back your last move and the machine's replies (two players: the last "
+        "move); a turn that passed cannot be taken back",
+    ),
     ("HINT", "suggest a move, without playing it"),
     ("ANALYZE", "say who has a forced win by threats, and how to stop one"),
     ("MOVES", "list the moves so far, numbered, with who played each"),
     ("LINES [MARK]", "list the lines each side (or MARK) has made"),
-    ("SAVE FILE", "save the game to FILE; qubic --load FILE resumes it; SAVE alone saves "
-                  "to a name made from the date and time"),
+    (
+        "SAVE FILE",
+        "save the game to FILE; qubic --load FILE resumes it; SAVE alone saves "
+        "to a name made from the date and time",
+    ),
     ("EXPORT", "print the game as one line; qubic --load 'LINE' resumes it"),
     ("LEVEL NAME", "change the machine's level; LEVEL alone names the current one"),
     ("HELP", "list these commands"),
-    ("QUIT or EXIT", "leave, after offering to save a game in progress (at any question); "
-                     "Ctrl-C or Ctrl-D leaves at once"),
+    (
+        "QUIT or EXIT",
+        "leave, after offering to save a game in progress (at any question); "
+        "Ctrl-C or Ctrl-D leaves at once",
+    ),
 ]
 PASS_STAYS = "A TURN THAT PASSED WHEN ITS TIME RAN OUT CANNOT BE TAKEN BACK."
 NUMBER_WORDS = {2: "TWO", 3: "THREE", 4: "FOUR"}
@@ -108,8 +117,10 @@ class Session:
         }
         # What completes after a command: its own words, or FILE for a file name.
         self.arguments: dict[str, tuple[str, ...]] = {
-            "SHOW": SHOW_OPTIONS, "BOARD": SHOW_OPTIONS,
-            "LEVEL": tuple(name.upper() for name in LEVELS), "SAVE": (FILE,),
+            "SHOW": SHOW_OPTIONS,
+            "BOARD": SHOW_OPTIONS,
+            "LEVEL": tuple(name.upper() for name in LEVELS),
+            "SAVE": (FILE,),
         }
 
     @classmethod
@@ -118,8 +129,10 @@ class Session:
         session = cls(settings)
         session.board = board
         session.stage = Stage.MOVE
-        session.opening = [*title(settings.variant),
-                           f"RESUMING A SAVED GAME AT MOVE {len(board.moves) + 1}."]
+        session.opening = [
+            *title(settings.variant),
+            f"RESUMING A SAVED GAME AT MOVE {len(board.moves) + 1}.",
+        ]
         # The board comes after the machine's reply when the machine is to move.
         if session.machine_to_move:
             session.board_due = True
@@ -247,10 +260,15 @@ class Session:
         settings = self.settings
         sides = [Mark(side) for side in range(self.variant.sides)]
         if settings.players == 0:
-            return {mark: make_player(settings.level if mark is Mark.X else settings.level_o,
-                                      settings.seed) for mark in sides}
-        return {mark: make_player(settings.level, settings.seed)
-                for mark in sides[settings.players:]}
+            return {
+                mark: make_player(
+                    settings.level if mark is Mark.X else settings.level_o, settings.seed
+                )
+                for mark in sides
+            }
+        return {
+            mark: make_player(settings.level, settings.seed) for mark in sides[settings.players :]
+        }
 
     def _next_game(self) -> None:
         if self.settings.players == 1 and self.machines:
@@ -306,8 +324,11 @@ class Session:
         if not self.variant.scoring:
             return [*output, f"{self._verdict(outcome.winner)} THE LINE: {lines[0]}"]
         how = "THE BOARD IS FULL AND" if outcome.full else "REACHING"
-        return [*output, f"{self._verdict(outcome.winner)} {how} "
-                f"{board.scores[outcome.winner]} LINES. THE LINES: {', '.join(lines)}"]
+        return [
+            *output,
+            f"{self._verdict(outcome.winner)} {how} "
+            f"{board.scores[outcome.winner]} LINES. THE LINES: {', '.join(lines)}",
+        ]
 
     def _score(self) -> list[str]:
         """The score line, in games that keep score."""
@@ -317,8 +338,9 @@ class Session:
         return ["SCORE " + " ".join(f"{mark.name} {board.scores[mark]}" for mark in board.sides)]
 
     def _line_text(self, line: int) -> str:
-        return " ".join(format_cell(cell, self.board.geometry)
-                        for cell in self.board.geometry.lines[line].cells)
+        return " ".join(
+            format_cell(cell, self.board.geometry) for cell in self.board.geometry.lines[line].cells
+        )
 
     def _verdict(self, winner: Mark) -> str:
         if self.settings.players == 1 and len(self.machines) == 1:
@@ -361,8 +383,10 @@ class Session:
         if not option:
             return [Picture.of(self.board), *self._score()]
         if option not in SHOW_OPTIONS:
-            return [f"SHOW TAKES {' OR '.join(SHOW_OPTIONS)}, OR NOTHING: "
-                    f"{quoted(argument)} IS NEITHER."]
+            return [
+                f"SHOW TAKES {' OR '.join(SHOW_OPTIONS)}, OR NOTHING: "
+                f"{quoted(argument)} IS NEITHER."
+            ]
         self.settings.always_show = option == "ALWAYS"
         if self.settings.always_show:
             return ["THE BOARD WILL BE SHOWN AFTER EVERY MOVE."]
@@ -469,8 +493,10 @@ class Session:
         choices = ", ".join(name.upper() for name in LEVELS)
         name = argument.lower()
         if not name:
-            return [f"THE MACHINE PLAYS AT LEVEL {self.settings.level.upper()}.",
-                    f"TO CHANGE IT, TYPE LEVEL AND ONE OF {choices}."]
+            return [
+                f"THE MACHINE PLAYS AT LEVEL {self.settings.level.upper()}.",
+                f"TO CHANGE IT, TYPE LEVEL AND ONE OF {choices}.",
+            ]
         if name not in LEVELS:
             return [f"THERE IS NO LEVEL {quoted(name.upper())}. CHOOSE ONE OF {choices}."]
         refusal = LEVELS[name].refusal(self.variant)

@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 
 from qubic.core.board import Mark
-from qubic.players.levels import DEFAULT_LEVEL
 from qubic.core.variant import QUBIC, SIDES, Variant
+from qubic.players.levels import DEFAULT_LEVEL
 
 PLAYERS = range(0, SIDES[-1] + 1)  # people at the keyboard: they take the first sides
 

@@ -24,8 +24,13 @@ def table(rows: Sequence[tuple[str, str]], width: int = WIDTH) -> list[str]:
     column = max(len(left) for left, _ in rows) + 4
     lines = []
     for left, right in rows:
-        lines += textwrap.wrap(right, width, initial_indent=f"  {left}".ljust(column),
-                               subsequent_indent=" " * column, break_on_hyphens=False)
+        lines += textwrap.wrap(
+            right,
+            width,
+            initial_indent=f"  {left}".ljust(column),
+            subsequent_indent=" " * column,
+            break_on_hyphens=False,
+        )
     return lines
 
 
@@ -34,5 +39,5 @@ def fit(line: str, width: int) -> list[str]:
     Verbatim line stays whole."""
     if len(line) <= width or isinstance(line, Verbatim):
         return [line]
-    indent = line[:len(line) - len(line.lstrip())]
+    indent = line[: len(line) - len(line.lstrip())]
     return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)

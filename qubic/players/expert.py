@@ -19,13 +19,13 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-from qubic.players import hard
 from qubic.core.board import Board, iter_bits
-from qubic.players.opening import book_move
 from qubic.core.geometry import CUBE
+from qubic.players import hard
+from qubic.players.base import Reply
 from qubic.players.hard import defences, defend, forced_move, quiet_ranking
 from qubic.players.heuristic import position_rng, score_cells
-from qubic.players.base import Reply
+from qubic.players.opening import book_move
 from qubic.search.prover import Prover, shown_lost
 from qubic.search.threats import (
     OutOfBudget,
@@ -56,8 +56,14 @@ class SetupSearch:
         self.threats = threats
         self._refuted: dict[tuple[int, int], int] = {}
 
-    def forced_win(self, me: int, you: int, max_setups: int = MAX_SETUPS,
-                   nodes: int | None = None, seconds: float | None = None) -> int | None:
+    def forced_win(
+        self,
+        me: int,
+        you: int,
+        max_setups: int = MAX_SETUPS,
+        nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> int | None:
         """A first move that wins by force for `me` to move with at most `max_setups` setups,
         fewest setups first; None if there is none. Raises OutOfBudget when `nodes` more
         threat-search positions, `seconds`, or the threat search's own budget run out first."""
@@ -71,7 +77,8 @@ class SetupSearch:
 
     def _attack(self, me: int, you: int, setups: int) -> int | None:
         if self.threats.nodes > self._node_limit or (
-                self._deadline is not None and time.perf_counter() > self._deadline):
+            self._deadline is not None and time.perf_counter() > self._deadline
+        ):
             raise OutOfBudget
         line = self.threats.forced_win(me, you, shortest=False)
         if line is not None:
@@ -144,8 +151,9 @@ if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the sol
     Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
 
 
-def decide(board: Board, threats: ThreatSearch, share: Share, seed: int,
-           deadline: float, vet: bool = True) -> int:
+def decide(
+    board: Board, threats: ThreatSearch, share: Share, seed: int, deadline: float, vet: bool = True
+) -> int:
     """The expert level's move for the side to move (the board is not changed); `share` is
     the part of the budget our own setup search may use, `deadline` when the move is due,
     `vet` whether to pass over candidates the prover shows lost (second on the cube)."""
@@ -172,8 +180,9 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int,
             candidates = quiet_ranking(threats, me, you, scores, position_rng(seed, board))
     except OutOfBudget:
         return ranked[0]
-    ranking = rank_by_playouts(board, threats, shortlist(setups, me, you, candidates), seed,
-                               deadline)
+    ranking = rank_by_playouts(
+        board, threats, shortlist(setups, me, you, candidates), seed, deadline
+    )
     if vet and board.geometry is CUBE and board.turn is not board.first:
         rest = [cell for cell in candidates if cell not in ranking]
         return first_not_shown_lost(you, me, ranking + rest, deadline) or ranking[0]
@@ -192,8 +201,9 @@ def first_not_shown_lost(x: int, o: int, cells: list[int], deadline: float) -> i
     return None
 
 
-def safe_defences(threats: ThreatSearch, me: int, you: int, ranked: list[int],
-                  threat: list[int]) -> list[int]:
+def safe_defences(
+    threats: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]
+) -> list[int]:
     """hard's defences against the opponent's forced win `threat` that hold (a threat of
     ours only delays the opponent's win unless it still holds after the forced block); all
     that are safe when none holds. As many as the budget finds."""
@@ -228,8 +238,9 @@ def shortlist(setups: SetupSearch, me: int, you: int, candidates: list[int]) -> 
     return [cell for cell in safe if cell not in lost] or safe
 
 
-def rank_by_playouts(board: Board, threats: ThreatSearch, candidates: list[int],
-                     seed: int, deadline: float) -> list[int]:
+def rank_by_playouts(
+    board: Board, threats: ThreatSearch, candidates: list[int], seed: int, deadline: float
+) -> list[int]:
     """The candidates, best first, by how their playouts (the game played out by hard for
     both sides) score for the side to move: a win 1, a draw 0, a loss -1; earlier candidates
     win ties, and those dropped in a later round rank above those dropped earlier.

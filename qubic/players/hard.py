@@ -12,8 +12,8 @@ import time
 from collections.abc import Iterator
 
 from qubic.core.board import Board, Mark, iter_bits
-from qubic.players.heuristic import position_rng, score_cells
 from qubic.players.base import Reply
+from qubic.players.heuristic import position_rng, score_cells
 from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
@@ -44,8 +44,11 @@ class HardPlayer:
         self.seed = random.randrange(2**32) if seed is None else seed
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
-        search = ThreatSearch(NODES if seconds is None else None,
-                              SECONDS if seconds is None else seconds, board.geometry)
+        search = ThreatSearch(
+            NODES if seconds is None else None,
+            SECONDS if seconds is None else seconds,
+            board.geometry,
+        )
         return Reply(decide(board, search, self.seed))
 
 
@@ -72,8 +75,9 @@ def choices(board: Board, search: ThreatSearch) -> list[int]:
     return quiet_choices(search, me, you, scores)
 
 
-def playout(board: Board, search: ThreatSearch, seed: int,
-            deadline: float | None = None) -> Mark | None:
+def playout(
+    board: Board, search: ThreatSearch, seed: int, deadline: float | None = None
+) -> Mark | None:
     """The winner when hard plays on for both sides (the board is not changed). `search` may
     bring what it learnt in earlier playouts; OutOfBudget when the clock passes `deadline`."""
     pushed = 0
@@ -94,8 +98,7 @@ def forced_move(search: ThreatSearch, me: int, you: int) -> tuple[int | None, li
     """The move the position calls for (win now, block a win, or start our forced win by
     threats) and None; or None and the opponent's forced win by threats (None if it has
     none). Raises OutOfBudget."""
-    urgent = (winning_cells(me, you, search.geometry)
-              or winning_cells(you, me, search.geometry))
+    urgent = winning_cells(me, you, search.geometry) or winning_cells(you, me, search.geometry)
     if urgent:
         return lowest(urgent), None
     line = search.forced_win(me, you)
@@ -128,12 +131,12 @@ def holds(search: ThreatSearch, me: int, you: int, cell: int, turns: int = HOLD_
         return False
     empty = ~(mine | yours) & search.geometry.full_mask
     candidates = {c for c in line if empty >> c & 1} | set(
-        iter_bits(threat_moves(mine, yours, search.geometry)))
+        iter_bits(threat_moves(mine, yours, search.geometry))
+    )
     return any(holds(search, mine, yours, c, turns - 1) for c in candidates)
 
 
-def defend(search: ThreatSearch, me: int, you: int, ranked: list[int],
-           threat: list[int]) -> int:
+def defend(search: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]) -> int:
     """A move after which the opponent has no forced win, trying the cells of `threat` first
     and preferring one that holds over the next turns too; when there is none, the cell of
     `threat` that makes the opponent's win longest."""
@@ -151,8 +154,9 @@ def defend(search: ThreatSearch, me: int, you: int, ranked: list[int],
         return found[0] if found else involved[0]
 
 
-def defences(search: ThreatSearch, me: int, you: int, ranked: list[int],
-             threat: list[int]) -> Iterator[tuple[int, bool]]:
+def defences(
+    search: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]
+) -> Iterator[tuple[int, bool]]:
     """The moves after which the opponent (whose forced win is `threat`) has none, each with
     whether it holds; the cells of `threat` first, then in `ranked` order."""
     for cell in [c for c in ranked if c in threat] + [c for c in ranked if c not in threat]:
@@ -160,8 +164,9 @@ def defences(search: ThreatSearch, me: int, you: int, ranked: list[int],
             yield cell, holds(search, me, you, cell)
 
 
-def quiet_ranking(search: ThreatSearch, me: int, you: int, scores: dict[int, float],
-                  rng: random.Random) -> list[int]:
+def quiet_ranking(
+    search: ThreatSearch, me: int, you: int, scores: dict[int, float], rng: random.Random
+) -> list[int]:
     """Quiet moves, best first (see `quiet_values`); the best is chosen among equals by
     `rng`; when the budget runs out, the best found so far."""
     values, shortlist = quiet_values(search, me, you, scores)
@@ -182,8 +187,7 @@ def best_of(values: dict[int, float], shortlist: list[int]) -> list[int]:
     return [cell for cell in shortlist if values[cell] == best]
 
 
-def opening_cells(search: ThreatSearch, me: int, you: int,
-                  scores: dict[int, float]) -> list[int]:
+def opening_cells(search: ThreatSearch, me: int, you: int, scores: dict[int, float]) -> list[int]:
     """The cells quiet moves are chosen from: in the opening the key cells, else all."""
     key = search.geometry.key_cells
     if (me | you).bit_count() < OPENING and key & scores.keys():
@@ -191,8 +195,9 @@ def opening_cells(search: ThreatSearch, me: int, you: int,
     return list(scores)
 
 
-def quiet_values(search: ThreatSearch, me: int, you: int,
-                 scores: dict[int, float]) -> tuple[dict[int, float], list[int]]:
+def quiet_values(
+    search: ThreatSearch, me: int, you: int, scores: dict[int, float]
+) -> tuple[dict[int, float], list[int]]:
     """Every empty cell's value as a quiet move, and the shortlist the best is chosen from.
 
     The value is the heuristic score, a bonus for setting up a forced win of our own, and,
@@ -200,11 +205,14 @@ def quiet_values(search: ThreatSearch, me: int, you: int,
     set up a forced win of its own (the opponent's chances). The penalty is only counted
     while it can change which cells are best. In the opening only key cells are valued. When
     the budget runs out, the shortlist is the best found so far."""
+
     def value(cell: int) -> float:
         mine = me | 1 << cell
         # A threat is answered at once, and the root search already saw what follows it.
-        setup = not new_threats(mine, you, cell, search.geometry) and \
-            search.forced_win(mine, you, SETUP_DEPTH, shortest=False) is not None
+        setup = (
+            not new_threats(mine, you, cell, search.geometry)
+            and search.forced_win(mine, you, SETUP_DEPTH, shortest=False) is not None
+        )
         return scores[cell] + SETUP_BONUS * setup
 
     first = opening_cells(search, me, you, scores)

@@ -86,8 +86,10 @@ def completed_by(board: Board, cell: int) -> int:
     others = board.occupied & ~board.bits[mark]
     lines = board.geometry.lines_through[cell]
     full = board.geometry.size - 1
-    return sum(board.counts[mark][line] == full and not others & board.geometry.line_masks[line]
-               for line in lines)
+    return sum(
+        board.counts[mark][line] == full and not others & board.geometry.line_masks[line]
+        for line in lines
+    )
 
 
 class NormalPlayer:
@@ -102,8 +104,9 @@ class NormalPlayer:
             return Reply(urgent)
         scores = score_cells(board, board.turn)
         best = max(scores.values())
-        return Reply(position_rng(self.seed, board).choice(
-            [c for c, s in scores.items() if s == best]))
+        return Reply(
+            position_rng(self.seed, board).choice([c for c, s in scores.items() if s == best])
+        )
 
 
 class EasyPlayer:
@@ -131,4 +134,3 @@ class EasyPlayer:
 def position_rng(seed: int, board: Board) -> random.Random:
     """Randomness that depends only on the seed and the position, so replies are reproducible."""
     return random.Random(":".join(map(str, [seed, *board.bits])))
-

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from qubic.core.variant import QUBIC, Variant
+from qubic.players.base import Player
 from qubic.players.classic import ClassicPlayer
 from qubic.players.expert import ExpertPlayer
 from qubic.players.hard import HardPlayer
 from qubic.players.heuristic import EasyPlayer, NormalPlayer
 from qubic.players.perfect import PerfectPlayer
-from qubic.players.base import Player
 from qubic.players.shrewd import ShrewdPlayer
-from qubic.core.variant import QUBIC, Variant
 
 
 def every(variant: Variant) -> bool:
@@ -26,7 +26,12 @@ def first_line_two_sides(variant: Variant) -> bool:
 
 def qubic_only(variant: Variant) -> bool:
     return (variant.size, variant.dims, variant.no_centre, variant.sides, variant.target) == (
-        QUBIC.size, QUBIC.dims, QUBIC.no_centre, QUBIC.sides, QUBIC.target)
+        QUBIC.size,
+        QUBIC.dims,
+        QUBIC.no_centre,
+        QUBIC.sides,
+        QUBIC.target,
+    )
 
 
 @dataclass(frozen=True)
@@ -47,21 +52,44 @@ class Level:
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("easy", "a beginner's opponent: sometimes misses a win or a block, plays loosely",
-              EasyPlayer),
-        Level("normal", "the guide's player: wins, blocks, else the most promising cell",
-              NormalPlayer),
-        Level("shrewd", "looks a round of moves ahead on the score, for every side",
-              ShrewdPlayer),
-        Level("hard", "finds forced wins by chains of threats and stops yours", HardPlayer,
-              first_line_two_sides, "two-sided games where the first line wins"),
-        Level("expert", "hard, plus wins built from quiet moves that threaten such chains",
-              ExpertPlayer, first_line_two_sides, "two-sided games where the first line wins"),
-        Level("perfect", "moving first, the proof's strategy: it never loses; "
-              "second, expert checked by the prover", PerfectPlayer,
-              qubic_only, "QUBIC (4x4x4, two sides, the first line wins)"),
-        Level("classic", "the 1970s BASIC QUBIC machine, move for move and in its own words",
-              ClassicPlayer, qubic_only, "QUBIC (4x4x4, two sides, the first line wins)"),
+        Level(
+            "easy",
+            "a beginner's opponent: sometimes misses a win or a block, plays loosely",
+            EasyPlayer,
+        ),
+        Level(
+            "normal", "the guide's player: wins, blocks, else the most promising cell", NormalPlayer
+        ),
+        Level("shrewd", "looks a round of moves ahead on the score, for every side", ShrewdPlayer),
+        Level(
+            "hard",
+            "finds forced wins by chains of threats and stops yours",
+            HardPlayer,
+            first_line_two_sides,
+            "two-sided games where the first line wins",
+        ),
+        Level(
+            "expert",
+            "hard, plus wins built from quiet moves that threaten such chains",
+            ExpertPlayer,
+            first_line_two_sides,
+            "two-sided games where the first line wins",
+        ),
+        Level(
+            "perfect",
+            "moving first, the proof's strategy: it never loses; "
+            "second, expert checked by the prover",
+            PerfectPlayer,
+            qubic_only,
+            "QUBIC (4x4x4, two sides, the first line wins)",
+        ),
+        Level(
+            "classic",
+            "the 1970s BASIC QUBIC machine, move for move and in its own words",
+            ClassicPlayer,
+            qubic_only,
+            "QUBIC (4x4x4, two sides, the first line wins)",
+        ),
     )
 }
 DEFAULT_LEVEL = "normal"

@@ -1,11 +1,10 @@
 """The opening book: expert's first moves, chosen offline by many more playouts than a move's
 time allows.
 
-`qubic/players/opening.txt` lists positions (the moves from the start) and the reply for the side to move,
-or `-` where every reply lost its games and the book leaves the position to the game's search.
-A position is found up to symmetry, so one entry serves all its rotations and reflections.
-`python -m qubic.proof opening` rebuilds the file (`qubic.proof.opening_build`).
-"""
+`qubic/players/opening.txt` lists positions (the moves from the start) and the reply for the
+side to move, or `-` where every reply lost its games and the book leaves the position to the
+game's search. A position is found up to symmetry, so one entry serves all its rotations and
+reflections. `python -m qubic.proof opening` rebuilds the file (`qubic.proof.opening_build`)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 
-from qubic.core.board import Board, Mark
+from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.notation import parse_cell
 
@@ -64,5 +63,7 @@ def parse(text: str) -> Iterable[tuple[list[int], int | None]]:
         line = line.split("#")[0].strip()
         if line:
             moves, reply = (part.strip() for part in line.split("->"))
-            yield ([parse_cell(m) for m in moves.split()],
-                   None if reply == LOST else parse_cell(reply))
+            yield (
+                [parse_cell(m) for m in moves.split()],
+                None if reply == LOST else parse_cell(reply),
+            )

@@ -16,15 +16,15 @@ from __future__ import annotations
 import random
 import time
 
-from qubic.search import strategy
 from qubic.core.board import Board
-from qubic.players.expert import ExpertPlayer
 from qubic.core.geometry import CUBE, Orientation
+from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.players.base import Reply
+from qubic.players.expert import ExpertPlayer
 from qubic.players.hard import forced_move
 from qubic.players.heuristic import score_cells
-from qubic.players.base import Reply
+from qubic.search import strategy
 from qubic.search.prover import least_lost
-from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, winning_cells
 
 THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
@@ -32,8 +32,9 @@ CHECK_SECONDS = 2.0  # as O, no check starts this long after expert's move...
 MOVE_SECONDS = 5.0  # ...or this long after the move began, whichever comes first
 
 
-def x_move(x: int, o: int, book: strategy.Entries,
-           orientation: Orientation | None = None) -> tuple[int, str] | None:
+def x_move(
+    x: int, o: int, book: strategy.Entries, orientation: Orientation | None = None
+) -> tuple[int, str] | None:
     """X's move by the strategy and why: 'win', 'block', 'book' or 'threats'; None when the
     strategy has no move here. `orientation`: `CUBE.orient(x, o)`, if the caller has it."""
     wins = winning_cells(x, o)
@@ -79,16 +80,22 @@ class PerfectPlayer:
         expert's move or MOVE_SECONDS after `start`, whichever comes first (or `seconds` after
         `start`, when given)."""
         move = self.expert.choose(board, seconds).cell
-        deadline = (min(time.perf_counter() + CHECK_SECONDS, start + MOVE_SECONDS)
-                    if seconds is None else start + seconds)
+        deadline = (
+            min(time.perf_counter() + CHECK_SECONDS, start + MOVE_SECONDS)
+            if seconds is None
+            else start + seconds
+        )
         me, you = board.bits[board.turn], board.bits[board.first]
         if called_for(me, you):
             return move  # a win, a block or our own forced win: nothing to weigh
         group = stabilizer(CUBE, you, me)
         images = {symmetry[move] for symmetry in group}
         scores = score_cells(board, board.turn)
-        others = [cell for cell in orbit_representatives(CUBE.full_mask & ~(me | you), group)
-                  if cell not in images]
+        others = [
+            cell
+            for cell in orbit_representatives(CUBE.full_mask & ~(me | you), group)
+            if cell not in images
+        ]
         others.sort(key=lambda cell: -scores[cell])
         return least_lost(you, me, [move, *others], deadline)
 

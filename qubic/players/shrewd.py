@@ -19,8 +19,8 @@ import random
 import time
 
 from qubic.core.board import Board, Mark
-from qubic.players.heuristic import position_rng
 from qubic.players.base import Reply
+from qubic.players.heuristic import position_rng
 
 DEPTH = 4  # moves looked ahead: ours and the next sides' replies
 WIDTHS = (8, 5, 4, 3)  # candidates searched at each depth, best first
@@ -82,8 +82,7 @@ class Search:
         board = self.board
         mover = board.turn
         # Later gains count for less, so that a point now beats the same point later.
-        changes = [(mark, change * DISCOUNT ** depth)
-                   for mark, change in self._changes(cell, mover)]
+        changes = [(mark, change * DISCOUNT**depth) for mark, change in self._changes(cell, mover)]
         for mark, change in changes:
             self.values[mark] += change
         board.push(cell)
@@ -123,8 +122,11 @@ class Search:
                 cell = mask & ~board.bits[mark]
                 tally[cell] = tally.get(cell, 0) + 1
         if tally:
-            values[mark] += max(tally.values()) * (self.weights[-1] - self.weights[-2]) \
+            values[mark] += (
+                max(tally.values())
+                * (self.weights[-1] - self.weights[-2])
                 * DISCOUNT ** (DEPTH + 1)
+            )
         return values
 
     def _candidates(self, width: int) -> list[int]:
@@ -136,8 +138,10 @@ class Search:
         urgent = self.weights[-2]
         gains = {}
         for cell in board.legal_moves():
-            gains[cell] = sum(abs(change) * (URGENT if abs(change) >= urgent else 1)
-                              for _, change in self._changes(cell, mark))
+            gains[cell] = sum(
+                abs(change) * (URGENT if abs(change) >= urgent else 1)
+                for _, change in self._changes(cell, mark)
+            )
         return sorted(gains, key=lambda c: -gains[c])[:width]
 
     def _changes(self, cell: int, mover: Mark) -> list[tuple[Mark, float]]:
@@ -162,9 +166,11 @@ class Search:
         """`mark`'s value counted from scratch: the weights of the lines it alone holds."""
         board = self.board
         others = board.occupied & ~board.bits[mark]
-        return sum(self.weights[board.counts[mark][index]]
-                   for index, mask in enumerate(board.geometry.line_masks)
-                   if not others & mask)
+        return sum(
+            self.weights[board.counts[mark][index]]
+            for index, mask in enumerate(board.geometry.line_masks)
+            if not others & mask
+        )
 
 
 def _utility(values: list[float], mark: Mark) -> float:

@@ -102,10 +102,14 @@ class Checkpoint:
     def compact(self) -> None:
         """Rewrite the compact file with everything known, then empty the journal. A stop in
         between leaves the journal repeating records the file has: harmless."""
-        lines = [f"{'W' if won else 'L'} {x:x} {o:x}{self._width_field((x, o))}"
-                 for (x, o), won in self.settled.items()]
-        lines += [f"U {x:x} {o:x} {pn} {dn}{self._unit_fields((x, o))}"
-                  for (x, o), (pn, dn) in self.unknown.items()]
+        lines = [
+            f"{'W' if won else 'L'} {x:x} {o:x}{self._width_field((x, o))}"
+            for (x, o), won in self.settled.items()
+        ]
+        lines += [
+            f"U {x:x} {o:x} {pn} {dn}{self._unit_fields((x, o))}"
+            for (x, o), (pn, dn) in self.unknown.items()
+        ]
         lines += [f"B {x:x} {o:x} {cell}" for (x, o), cell in self.book.items()]
         lines.append(f"T {self.cpu_seconds:.0f}")
         lines.sort()  # like records together: smaller once compressed

@@ -1,12 +1,12 @@
 """The solver's units compiled with numba: `qubic.search.prover`'s rules, many times faster.
 
-An optional extra (`pip install -e '.[solver]'`); the game never imports it. The rules are
-those of `qubic.search.prover` (read its docstring), with two differences that keep the compiled code
+An optional extra (`pip install -e '.[solver]'`); the game never imports it. The rules are those
+of `qubic.search.prover` (read its docstring), with two differences that keep the compiled code
 small: moves that are images of each other under the position's symmetries are all tried (the
-upper tree of `qubic.proof.solve` merges symmetric positions), and the tables are fixed-size arrays
-that forget their least worked entries when full. Bitboards are uint64 throughout: mixing them
-with signed ints would turn them into floats. The compiled functions carry no type hints: numba
-infers their types from the arrays and uint64 values they are given.
+upper tree of `qubic.proof.solve` merges symmetric positions), and the tables are fixed-size
+arrays that forget their least worked entries when full. Bitboards are uint64 throughout: mixing
+them with signed ints would turn them into floats. The compiled functions carry no type hints:
+numba infers their types from the arrays and uint64 values they are given.
 
 `FastProver.prove` searches a position within a budget of expanded nodes; `strategy` then
 lists the quiet X moves of its proof, like `Prover.strategy`.
@@ -21,24 +21,27 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from qubic.search import prover
 from qubic.core.geometry import CUBE
+from qubic.search import prover
 from qubic.search.prover import INF, LEAF_NODES, PROVED, X_WIDTH, Result, proof_moves, status
 from qubic.search.threats import MAX_THREATS
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
 LINES = np.array(CUBE.line_masks, dtype=np.uint64)
-THROUGH = np.array([list(lines) + [-1] * (7 - len(lines)) for lines in CUBE.lines_through],
-                   dtype=np.int64)  # each cell's lines (at most seven), padded with -1
+THROUGH = np.array(
+    [list(lines) + [-1] * (7 - len(lines)) for lines in CUBE.lines_through], dtype=np.int64
+)  # each cell's lines (at most seven), padded with -1
 N_THROUGH = np.array([len(lines) for lines in CUBE.lines_through], dtype=np.int64)
 BIT = np.array([1 << cell for cell in CUBE.cells], dtype=np.uint64)
 FULL = np.uint64(CUBE.full_mask)
 # Each cell's lines as bits of two words: lines 0-63 and lines 64 on.
-LOW_LINES = np.array([sum(1 << i for i in lines if i < 64) for lines in CUBE.lines_through],
-                     dtype=np.uint64)
-HIGH_LINES = np.array([sum(1 << i - 64 for i in lines if i >= 64)
-                       for lines in CUBE.lines_through], dtype=np.uint64)
+LOW_LINES = np.array(
+    [sum(1 << i for i in lines if i < 64) for lines in CUBE.lines_through], dtype=np.uint64
+)
+HIGH_LINES = np.array(
+    [sum(1 << i - 64 for i in lines if i >= 64) for lines in CUBE.lines_through], dtype=np.uint64
+)
 EXHAUSTED = 1 << 62  # a refuted threat position whose every chain ran out before the depth
 
 # Popcount and lowest-bit constants (de Bruijn multiplication).
@@ -74,21 +77,28 @@ class Tables(NamedTuple):
     kids: np.ndarray
 
 
-def new_tables(tt_bits: int = 22, rf_bits: int = 20, width: int = X_WIDTH,
-               leaf_nodes: int = LEAF_NODES) -> Tables:
+def new_tables(
+    tt_bits: int = 22, rf_bits: int = 20, width: int = X_WIDTH, leaf_nodes: int = LEAF_NODES
+) -> Tables:
     """Empty tables of 2**tt_bits positions and 2**rf_bits threat positions."""
     stats = np.zeros(16, dtype=np.int64)
     stats[WIDTH], stats[LEAF] = width, leaf_nodes
     tt_val = np.zeros((1 << tt_bits, 4), dtype=np.int64)
     tt_val[:, 3] = -1  # an empty slot
-    return Tables(np.zeros((1 << tt_bits, 2), dtype=np.uint64), tt_val,
-                  np.zeros((1 << rf_bits, 2), dtype=np.uint64),
-                  np.full(1 << rf_bits, -1, dtype=np.int64), stats,
-                  np.zeros(64, dtype=np.int64), np.zeros((66, 64), dtype=np.int64))
+    return Tables(
+        np.zeros((1 << tt_bits, 2), dtype=np.uint64),
+        tt_val,
+        np.zeros((1 << rf_bits, 2), dtype=np.uint64),
+        np.full(1 << rf_bits, -1, dtype=np.int64),
+        stats,
+        np.zeros(64, dtype=np.int64),
+        np.zeros((66, 64), dtype=np.int64),
+    )
 
 
 # Functions that recurse, or call one that does, are compiled afresh in each process (some
 # ten seconds): numba's cache of recursive functions crashes when it is loaded.
+
 
 @njit(cache=True)
 def _popcount(v):
@@ -130,6 +140,7 @@ def _new_threats(me, you, cell):
 
 
 # The threat search (`qubic.search.threats`).
+
 
 @njit(cache=True)
 def _hash(a, b):
@@ -290,6 +301,7 @@ def _still_wins(length, me, you, cell, t):
 
 
 # The proof-number search (`qubic.search.prover`).
+
 
 @njit
 def _settle(x, o, t):
@@ -476,8 +488,9 @@ class FastProver:
     """The compiled df-pn with its tables; one instance may prove many roots, reusing what it
     learnt unless cleared between them (its tables belong to one `width` and leaf budget)."""
 
-    def __init__(self, width: int = X_WIDTH, leaf_nodes: int = LEAF_NODES,
-                 tt_bits: int = 22) -> None:
+    def __init__(
+        self, width: int = X_WIDTH, leaf_nodes: int = LEAF_NODES, tt_bits: int = 22
+    ) -> None:
         self.width = width
         self.tables = new_tables(tt_bits, width=width, leaf_nodes=leaf_nodes)
 
@@ -501,8 +514,13 @@ class FastProver:
         """Search `(x, o)` for at most `nodes` more expansions."""
         start, first = time.perf_counter(), self.expanded
         pn, dn = _prove(np.uint64(x), np.uint64(o), nodes, self.tables)
-        return Result(status(int(pn), int(dn)), int(pn), int(dn), self.expanded - first,
-                      time.perf_counter() - start)
+        return Result(
+            status(int(pn), int(dn)),
+            int(pn),
+            int(dn),
+            self.expanded - first,
+            time.perf_counter() - start,
+        )
 
     def strategy(self, x: int, o: int, nodes: int = 1_000_000) -> Iterator[tuple[int, int, int]]:
         """The quiet X moves `(x, o, cell)` of the proof of `(x, o)`, which must be proved.

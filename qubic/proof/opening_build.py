@@ -76,9 +76,13 @@ def not_shown_lost(board: Board) -> list[int]:
     return held or replies
 
 
-def best_reply(moves: list[int], pool: multiprocessing.pool.Pool, play: Game = play_out,
-               rounds: tuple[int, ...] = ROUNDS,
-               candidates_of: Callable[[Board], list[int]] = every_kind) -> tuple[int, list[int]]:
+def best_reply(
+    moves: list[int],
+    pool: multiprocessing.pool.Pool,
+    play: Game = play_out,
+    rounds: tuple[int, ...] = ROUNDS,
+    candidates_of: Callable[[Board], list[int]] = every_kind,
+) -> tuple[int, list[int]]:
     """The reply with the best score after `moves` in games `play`ed on from it (successive
     halving over the `candidates_of` the position), and its wins, draws and losses for the
     side to move."""
@@ -93,7 +97,7 @@ def best_reply(moves: list[int], pool: multiprocessing.pool.Pool, play: Game = p
             results[line[-1]][0 if winner is mover else 1 if winner is None else 2] += 1
         seed += games
         candidates.sort(key=lambda c: -(results[c][0] - results[c][2]) / sum(results[c]))
-        candidates = candidates[:max(2, len(candidates) // KEEP)]
+        candidates = candidates[: max(2, len(candidates) // KEEP)]
     return candidates[0], results[candidates[0]]
 
 
@@ -110,8 +114,10 @@ def likely_replies(moves: list[int]) -> list[int]:
 def build(path: Path, workers: int) -> None:
     """Write the book: X's first move, O's reply to each kind of first move, and O's second
     move after each first exchange and each likely second move of X's."""
-    lines = ["# QUBIC opening book, written by `python -m qubic.proof opening`.",
-             "# moves from the start -> the reply  # its games: wins draws losses"]
+    lines = [
+        "# QUBIC opening book, written by `python -m qubic.proof opening`.",
+        "# moves from the start -> the reply  # its games: wins draws losses",
+    ]
     with multiprocessing.Pool(workers) as pool:
         decide = deciding(path, lines, pool, play_out, ROUNDS)
         decide([])
@@ -131,8 +137,9 @@ def deepen(path: Path, workers: int, deepest: int = DEEPEST) -> None:
     book = entries(text)
     positions: list[list[int]] = [[]]
     with multiprocessing.Pool(workers) as pool:
-        decide = deciding(path, text.splitlines(), pool, against_hard, DEEPEN_ROUNDS,
-                          not_shown_lost)
+        decide = deciding(
+            path, text.splitlines(), pool, against_hard, DEEPEN_ROUNDS, not_shown_lost
+        )
         for ply in range(deepest + 1):
             positions = [moves for moves in positions if not Board.from_moves(moves).is_over()]
             following = []
@@ -142,16 +149,19 @@ def deepen(path: Path, workers: int, deepest: int = DEEPEST) -> None:
             else:
                 oriented = [(moves, *orientation(Board.from_moves(moves))) for moves in positions]
                 missing = sum(key not in book for _, key, _ in oriented)
-                print(f"after {ply} moves: {len(positions)} positions, {missing} to answer",
-                      flush=True)
+                print(
+                    f"after {ply} moves: {len(positions)} positions, {missing} to answer",
+                    flush=True,
+                )
                 for moves, key, symmetry in oriented:
                     if key not in book:
                         reply = decide(moves)
                         book[key] = None if reply is None else symmetry[reply]
                     if book[key] is not None:
                         following.append([*moves, symmetry.index(book[key])])
-            positions = list({CUBE.canonical(*Board.from_moves(m).bits): m for m in following}
-                             .values())
+            positions = list(
+                {CUBE.canonical(*Board.from_moves(m).bits): m for m in following}.values()
+            )
 
 
 def hard_choices(moves: list[int]) -> set[int]:
@@ -164,13 +174,19 @@ def hard_choices(moves: list[int]) -> set[int]:
     return found
 
 
-def deciding(path: Path, lines: list[str], pool: multiprocessing.pool.Pool, play: Game,
-             rounds: tuple[int, ...], candidates_of: Callable[[Board], list[int]] = every_kind,
-             ) -> Callable[[list[int]], int | None]:
+def deciding(
+    path: Path,
+    lines: list[str],
+    pool: multiprocessing.pool.Pool,
+    play: Game,
+    rounds: tuple[int, ...],
+    candidates_of: Callable[[Board], list[int]] = every_kind,
+) -> Callable[[list[int]], int | None]:
     """A function that chooses the reply after some moves by `best_reply` and adds it to
     `lines`, which it writes to `path` each time (a stopped build keeps what it decided).
     Where even the best reply lost every game, it writes `LOST` and returns None: a book move
     there would only stand in for the game's search, which resists longest."""
+
     def decide(moves: list[int]) -> int | None:
         reply, (wins, draws, losses) = best_reply(moves, pool, play, rounds, candidates_of)
         lost = wins == draws == 0
@@ -180,19 +196,33 @@ def deciding(path: Path, lines: list[str], pool: multiprocessing.pool.Pool, play
         print(lines[-1], flush=True)
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return None if lost else reply
+
     return decide
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent.parent / "players" / BOOK_FILE,
-                        help="the book file to write, which --deepen also reads "
-                             "(default: the package's)")
-    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count(),
-                        help="processes playing the games (default: %(default)s, the cores)")
-    parser.add_argument("--deepen", type=int, nargs="?", const=DEEPEST, metavar="MOVES",
-                        help="keep the book and answer the second player's positions of up to "
-                             f"MOVES moves (default: {DEEPEST}) that hard leads to and the book "
-                             "lacks, by games of expert against hard; a stopped run resumes")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).parent.parent / "players" / BOOK_FILE,
+        help="the book file to write, which --deepen also reads (default: the package's)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=multiprocessing.cpu_count(),
+        help="processes playing the games (default: %(default)s, the cores)",
+    )
+    parser.add_argument(
+        "--deepen",
+        type=int,
+        nargs="?",
+        const=DEEPEST,
+        metavar="MOVES",
+        help="keep the book and answer the second player's positions of up to "
+        f"MOVES moves (default: {DEEPEST}) that hard leads to and the book "
+        "lacks, by games of expert against hard; a stopped run resumes",
+    )
 
 
 def opening(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

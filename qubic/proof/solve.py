@@ -1,17 +1,17 @@
 """`python -m qubic.proof solve`: prove that X wins QUBIC from the empty cube, across sittings.
 
-PN-squared search. The upper tree, kept here, starts at the empty cube; each of its leaves is
-a *unit*: one position proved by df-pn within a budget of nodes, in a process of a
-`concurrent.futures` executor, by `qubic.proof.fast_prover` (compiled with numba) when the solver
-extra is installed, else by `qubic.search.prover`. The unit answers proved (with its quiet X moves), or not
-yet with its proof and disproof numbers, and such a leaf is expanded in the upper tree when it
-is next the most promising. A unit tries only X's few best moves, so its "disproved" is a
-failure of those, not a verdict: the leaf's proof number is set high, so the search turns
-elsewhere, and the upper tree widens: X's next best moves join a position when all of its
-moves so far are lost or failing. A failed leaf is expanded in the upper tree when it is the
-most proving again; only a position with every move lost is lost. Every answer is checkpointed
-at once, so the search can be stopped at any moment and resumed; positions are keyed there up
-to the cube's symmetries.
+PN-squared search. The upper tree, kept here, starts at the empty cube; each of its leaves is a
+*unit*: one position proved by df-pn within a budget of nodes, in a process of a
+`concurrent.futures` executor, by `qubic.proof.fast_prover` (compiled with numba) when the
+solver extra is installed, else by `qubic.search.prover`. The unit answers proved (with its
+quiet X moves), or not yet with its proof and disproof numbers, and such a leaf is expanded in
+the upper tree when it is next the most promising. A unit tries only X's few best moves, so its
+"disproved" is a failure of those, not a verdict: the leaf's proof number is set high, so the
+search turns elsewhere, and the upper tree widens: X's next best moves join a position when all
+of its moves so far are lost or failing. A failed leaf is expanded in the upper tree when it is
+the most proving again; only a position with every move lost is lost. Every answer is
+checkpointed at once, so the search can be stopped at any moment and resumed; positions are
+keyed there up to the cube's symmetries.
 
 The checkpoint is `qubic/proof.txt.xz` and its journal (`qubic/checkpoint.py` describes them).
 A unit that failed or was left unknown runs again when it tried fewer moves than the run's;
@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import TextIO
 
 from qubic.core.board import Board
-from qubic.proof.checkpoint import CHECKPOINT, Checkpoint, Key
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
+from qubic.core.symmetry import stabilizer
+from qubic.proof.checkpoint import CHECKPOINT, Checkpoint, Key
 from qubic.proof.unit import (
     UNIT_GROWTH,
     UNIT_NODES,
@@ -43,10 +44,9 @@ from qubic.proof.unit import (
     last_budget,
     unit,
 )
+from qubic.proof.writer import write_book
 from qubic.search.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
 from qubic.search.strategy import SHIPPED as STRATEGY
-from qubic.proof.writer import write_book
-from qubic.core.symmetry import stabilizer
 from qubic.search.threats import winning_cells
 
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
@@ -59,8 +59,19 @@ COMPACT_SECONDS = 600.0  # how often the journal is folded into the compact chec
 class Node:
     """A position of the upper tree."""
 
-    __slots__ = ("budget", "cell", "children", "dn", "evaluated", "failed", "more", "o",
-                 "parent", "pn", "x")
+    __slots__ = (
+        "budget",
+        "cell",
+        "children",
+        "dn",
+        "evaluated",
+        "failed",
+        "more",
+        "o",
+        "parent",
+        "pn",
+        "x",
+    )
 
     def __init__(self, x: int, o: int, cell: int, parent: Node | None) -> None:
         self.x, self.o, self.cell, self.parent = x, o, cell, parent
@@ -89,8 +100,11 @@ class Node:
             self.pn, self.dn = (INF, 0) if x_to_move(self.x, self.o) else (0, INF)
         failed = [child.failed for child in self.children]
         if x_to_move(self.x, self.o):  # every move tried fails or is lost, and none is left
-            self.failed = (any(failed) and not self.more
-                           and all(f or c.dn == 0 for f, c in zip(failed, self.children)))
+            self.failed = (
+                any(failed)
+                and not self.more
+                and all(f or c.dn == 0 for f, c in zip(failed, self.children))
+            )
         else:  # one of O's replies is enough
             self.failed = any(failed)
 
@@ -98,9 +112,16 @@ class Node:
 class Solver:
     """The upper tree and the units in flight."""
 
-    def __init__(self, checkpoint: Checkpoint, nodes: int, out: TextIO,
-                 start: Key = (0, 0), width: int = X_WIDTH, prover: str = "python",
-                 runs: int = UNIT_RUNS) -> None:
+    def __init__(
+        self,
+        checkpoint: Checkpoint,
+        nodes: int,
+        out: TextIO,
+        start: Key = (0, 0),
+        width: int = X_WIDTH,
+        prover: str = "python",
+        runs: int = UNIT_RUNS,
+    ) -> None:
         self.checkpoint = checkpoint
         self.nodes = nodes  # a unit's first run's
         self.max_nodes = last_budget(nodes, runs)
@@ -165,8 +186,7 @@ class Solver:
             self._expand(leaf)
         else:
             leaf.budget = min(self.max_nodes, leaf.budget * UNIT_GROWTH) or self.nodes
-            future = executor.submit(unit, leaf.x, leaf.o, leaf.budget, self.width,
-                                     self.prover)
+            future = executor.submit(unit, leaf.x, leaf.o, leaf.budget, self.width, self.prover)
             self.running[future] = leaf
             # Its parent chooses by this number: a sibling is chosen next.
             if x_to_move(leaf.x, leaf.o):
@@ -178,8 +198,9 @@ class Solver:
     def _expand(self, node: Node) -> None:
         group = stabilizer(CUBE, node.x, node.o)
         node.children = []
-        node.more = [cell for cell, _, _ in
-                     self.rules.expand(node.x, node.o, group, width=len(CUBE.cells))]
+        node.more = [
+            cell for cell, _, _ in self.rules.expand(node.x, node.o, group, width=len(CUBE.cells))
+        ]
         self._widen(node)
         self._record(node)
 
@@ -192,8 +213,11 @@ class Solver:
             batch = 1 if _opening(node) else X_WIDTH
         while True:
             for cell in node.more[:batch]:
-                cx, co = ((node.x | 1 << cell, node.o) if x_to_move(node.x, node.o)
-                          else (node.x, node.o | 1 << cell))
+                cx, co = (
+                    (node.x | 1 << cell, node.o)
+                    if x_to_move(node.x, node.o)
+                    else (node.x, node.o | 1 << cell)
+                )
                 child = Node(cx, co, cell, node)
                 self._settle(child)
                 node.children.append(child)
@@ -250,8 +274,12 @@ class Solver:
         key = CUBE.canonical(node.x, node.o)
         if key in self.checkpoint.settled:
             return
-        if (node.pn == 0 and x_to_move(node.x, node.o) and node.children
-                and not winning_cells(node.o, node.x)):  # (a block is no quiet move)
+        if (
+            node.pn == 0
+            and x_to_move(node.x, node.o)
+            and node.children
+            and not winning_cells(node.o, node.x)
+        ):  # (a block is no quiet move)
             best = min(node.children, key=lambda child: child.pn)
             canon, symmetry = CUBE.orient(node.x, node.o)
             self.checkpoint.write("B", canon, symmetry[best.cell])
@@ -269,30 +297,39 @@ class Solver:
         if self.cpu_seconds:
             self.checkpoint.write_cpu(cpu)
         main_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print(f"{elapsed / 60:7.1f} min | units {done} ({self.counts['proved']} proved, "
-              f"{self.counts['disproved']} disproved, {self.counts['unknown']} unknown) | "
-              f"{rate:,.0f} nodes/s per worker | root pn {_number(root.pn)} "
-              f"dn {_number(root.dn)} | book {len(self.checkpoint.book)} | CPU {cpu / 3600:.2f} h "
-              f"in all runs | peak memory {main_kb // 1024} MB, workers {self.peak_kb // 1024} MB",
-              file=self.out, flush=True)
+        print(
+            f"{elapsed / 60:7.1f} min | units {done} ({self.counts['proved']} proved, "
+            f"{self.counts['disproved']} disproved, {self.counts['unknown']} unknown) | "
+            f"{rate:,.0f} nodes/s per worker | root pn {_number(root.pn)} "
+            f"dn {_number(root.dn)} | book {len(self.checkpoint.book)} | CPU {cpu / 3600:.2f} h "
+            f"in all runs | peak memory {main_kb // 1024} MB, workers {self.peak_kb // 1024} MB",
+            file=self.out,
+            flush=True,
+        )
         for first in root.children or []:
             replies = first.children or []
             if not replies:
                 continue
             proved = sum(1 for reply in replies if reply.pn == 0)
-            left = " ".join(f"{format_cell(r.cell)}:{_number(r.pn)}"
-                            for r in replies if r.pn)
-            print(f"    after X {format_cell(first.cell)}: O's replies proved {proved}/"
-                  f"{len(replies)}; left (proof number) {left}", file=self.out, flush=True)
+            left = " ".join(f"{format_cell(r.cell)}:{_number(r.pn)}" for r in replies if r.pn)
+            print(
+                f"    after X {format_cell(first.cell)}: O's replies proved {proved}/"
+                f"{len(replies)}; left (proof number) {left}",
+                file=self.out,
+                flush=True,
+            )
             for reply in replies:
                 if reply.pn == 0 or not reply.children:
                     continue
                 second = min(reply.children, key=lambda child: _real(child.pn))
                 answers = second.children or []
-                print(f"        O {format_cell(reply.cell)}, X {format_cell(second.cell)} "
-                      f"(of {len(reply.children)} tried): O's replies proved "
-                      f"{sum(1 for a in answers if a.pn == 0)}/{len(answers)}",
-                      file=self.out, flush=True)
+                print(
+                    f"        O {format_cell(reply.cell)}, X {format_cell(second.cell)} "
+                    f"(of {len(reply.children)} tried): O's replies proved "
+                    f"{sum(1 for a in answers if a.pn == 0)}/{len(answers)}",
+                    file=self.out,
+                    flush=True,
+                )
 
 
 def _real(value: int) -> int:
@@ -332,28 +369,46 @@ def _number(value: int) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options `solve` and `book` share."""
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    parser.add_argument("--prover", choices=["auto", "python", "fast"], default="auto",
-                        help="the units' prover: fast is compiled with numba (the solver "
-                        "extra), python runs anywhere (use PyPy); auto (default) takes fast "
-                        "when numba is installed")
-    parser.add_argument("--unit-nodes", type=int,
-                        help=f"df-pn expansions of a unit's first run (default "
-                        f"{UNIT_NODES['python']:,} with the python prover, "
-                        f"{UNIT_NODES['fast']:,} with fast); one left unknown runs again with "
-                        f"{UNIT_GROWTH} times as many, up to {UNIT_RUNS} runs")
-    parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT,
-                        help="the file to resume from and append to (default: the package's)")
-    parser.add_argument("--start", nargs="+", metavar="MOVE",
-                        help="prove the position after these moves instead of the empty cube")
+    parser.add_argument(
+        "--prover",
+        choices=["auto", "python", "fast"],
+        default="auto",
+        help="the units' prover: fast is compiled with numba (the solver "
+        "extra), python runs anywhere (use PyPy); auto (default) takes fast "
+        "when numba is installed",
+    )
+    parser.add_argument(
+        "--unit-nodes",
+        type=int,
+        help=f"df-pn expansions of a unit's first run (default "
+        f"{UNIT_NODES['python']:,} with the python prover, "
+        f"{UNIT_NODES['fast']:,} with fast); one left unknown runs again with "
+        f"{UNIT_GROWTH} times as many, up to {UNIT_RUNS} runs",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=CHECKPOINT,
+        help="the file to resume from and append to (default: the package's)",
+    )
+    parser.add_argument(
+        "--start",
+        nargs="+",
+        metavar="MOVE",
+        help="prove the position after these moves instead of the empty cube",
+    )
 
 
 def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     add_arguments(parser)
     parser.add_argument("--hours", type=float, help="stop after this long (default: never)")
-    parser.add_argument("--width", type=int,
-                        help=f"X's best ranked quiet moves a unit tries at each position "
-                        f"(default {UNIT_WIDTH['python']} with the python prover, "
-                        f"{UNIT_WIDTH['fast']} with fast); units that failed narrower run again")
+    parser.add_argument(
+        "--width",
+        type=int,
+        help=f"X's best ranked quiet moves a unit tries at each position "
+        f"(default {UNIT_WIDTH['python']} with the python prover, "
+        f"{UNIT_WIDTH['fast']} with fast); units that failed narrower run again",
+    )
 
 
 def _setup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list[int], str]:
@@ -386,12 +441,20 @@ def solve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     start, prover = _setup(parser, args)
     checkpoint = Checkpoint(args.checkpoint)
     board = Board.from_moves(start)
-    solver = Solver(checkpoint, args.unit_nodes or UNIT_NODES[prover], sys.stdout,
-                    (board.bits[0], board.bits[1]), args.width or UNIT_WIDTH[prover], prover)
-    print(f"resuming with {len(checkpoint.settled)} settled positions and "
-          f"{len(checkpoint.book)} quiet moves from {args.checkpoint}; {prover} prover, "
-          f"{solver.nodes:,} to {solver.max_nodes:,} nodes and {solver.width} X moves a unit",
-          flush=True)
+    solver = Solver(
+        checkpoint,
+        args.unit_nodes or UNIT_NODES[prover],
+        sys.stdout,
+        (board.bits[0], board.bits[1]),
+        args.width or UNIT_WIDTH[prover],
+        prover,
+    )
+    print(
+        f"resuming with {len(checkpoint.settled)} settled positions and "
+        f"{len(checkpoint.book)} quiet moves from {args.checkpoint}; {prover} prover, "
+        f"{solver.nodes:,} to {solver.max_nodes:,} nodes and {solver.width} X moves a unit",
+        flush=True,
+    )
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
@@ -412,4 +475,3 @@ def solve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if outcome is not None:
         print("X WINS: the proof is complete" if outcome else "X does not win here")
     return 0
-

@@ -48,8 +48,9 @@ _fast_provers: dict[int, FastProver] = {}  # a worker's compiled provers by widt
 # between units so that their tables are allocated once
 
 
-def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python",
-         moves: bool = False) -> Answer:
+def unit(
+    x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python", moves: bool = False
+) -> Answer:
     """Prove `(x, o)` within `nodes` expansions, trying X's `width` best moves, with the
     `prover` named ("python" or "fast"), and list the proof's quiet moves if `moves`. Runs in
     a worker process. The same arguments give the same answer."""
@@ -57,6 +58,7 @@ def unit(x: int, o: int, nodes: int, width: int = X_WIDTH, prover: str = "python
     search: Prover | FastProver
     if prover == "fast":
         from qubic.proof.fast_prover import FastProver  # numba: only where the extra is installed
+
         if width not in _fast_provers:
             _fast_provers[width] = FastProver(width=width)
         search = _fast_provers[width]

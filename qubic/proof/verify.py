@@ -1,4 +1,5 @@
-"""`python -m qubic.proof verify`: walk the whole strategy and check that every line ends in X's win.
+"""`python -m qubic.proof verify`: walk the whole strategy and check that every line ends in
+X's win.
 
 From the start (or from given moves), X plays as level perfect does (win, block, the strategy
 book, its forced win by threats) and O tries every legal reply, replies that are images of each
@@ -12,7 +13,6 @@ counted, not walked: X wins at once.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from qubic.search import strategy
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.notation import format_cell, parse_cell
-from qubic.players.perfect import x_move
 from qubic.core.symmetry import line_profile, orbit_representatives, stabilizer
+from qubic.players.perfect import x_move
+from qubic.search import strategy
 from qubic.search.threats import lowest, winning_cells
 
 Mover = Callable[[int, int, strategy.Entries, Orientation | None], tuple[int, str] | None]
@@ -63,16 +63,25 @@ def _moves(path: Trail) -> list[int]:
     return cells[::-1]
 
 
-def walk(moves: list[int], book: strategy.Entries, limit: int | None = None,
-         executor: Executor | None = None, mover: Mover = x_move) -> Walk:
+def walk(
+    moves: list[int],
+    book: strategy.Entries,
+    limit: int | None = None,
+    executor: Executor | None = None,
+    mover: Mover = x_move,
+) -> Walk:
     """Walk the strategy from the position after `moves` (X to move), or from the first
     `limit` positions of it, as `walk_lines` does from one line."""
     return walk_lines([moves], book, executor, limit, mover)
 
 
-def walk_lines(lines: list[list[int]], book: strategy.Entries,
-               executor: Executor | None = None, limit: int | None = None,
-               mover: Mover = x_move) -> Walk:
+def walk_lines(
+    lines: list[list[int]],
+    book: strategy.Entries,
+    executor: Executor | None = None,
+    limit: int | None = None,
+    mover: Mover = x_move,
+) -> Walk:
     """Walk the strategy from the position after each of `lines` (X to move), X playing
     `mover`'s moves (level perfect's by default). With an `executor`, the subtrees after X's
     first answers and each of O's replies are walked in its processes (`limit` then counts
@@ -82,7 +91,7 @@ def walk_lines(lines: list[list[int]], book: strategy.Entries,
     start = time.perf_counter()
     result = _walk(lines, book, limit, mover, split=True)
     size = max(1, len(result.frontier) // 32)
-    chunks = [result.frontier[i:i + size] for i in range(0, len(result.frontier), size)]
+    chunks = [result.frontier[i : i + size] for i in range(0, len(result.frontier), size)]
     for part in executor.map(partial(_walk, book=book, limit=limit, mover=mover), chunks):
         result.answered.update(part.answered)
         result.failures += part.failures
@@ -92,8 +101,13 @@ def walk_lines(lines: list[list[int]], book: strategy.Entries,
     return result
 
 
-def _walk(starts: list[list[int]], book: strategy.Entries, limit: int | None = None,
-          mover: Mover = x_move, split: bool = False) -> Walk:
+def _walk(
+    starts: list[list[int]],
+    book: strategy.Entries,
+    limit: int | None = None,
+    mover: Mover = x_move,
+    split: bool = False,
+) -> Walk:
     """`walk` from each of `starts` in this process; when `split`, only X's first answers,
     with the lines to O's replies to them left in `frontier`."""
     start = time.perf_counter()
@@ -158,15 +172,23 @@ def _walk(starts: list[list[int]], book: strategy.Entries, limit: int | None = N
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("moves", nargs="*", metavar="MOVE",
-                        help="walk from the position after these moves (X to move); "
-                        "default the empty cube")
+    parser.add_argument(
+        "moves",
+        nargs="*",
+        metavar="MOVE",
+        help="walk from the position after these moves (X to move); default the empty cube",
+    )
     parser.add_argument("--book", type=Path, help="a strategy file (default: the package's)")
-    parser.add_argument("--limit", type=int, help="stop after this many positions (in each "
-                        "process's part)")
-    parser.add_argument("--workers", type=int, default=2,
-                        help="processes walking the subtrees after O's replies (default 2; "
-                        "1 walks in this process alone)")
+    parser.add_argument(
+        "--limit", type=int, help="stop after this many positions (in each process's part)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="processes walking the subtrees after O's replies (default 2; "
+        "1 walks in this process alone)",
+    )
 
 
 def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -187,10 +209,8 @@ def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     print(f"positions walked: {result.positions:,} in {result.seconds:.1f} s")
     for reason in ("book", "threats", "block", "win"):
         print(f"  answered by {reason}: {result.answered[reason]:,}")
-    print(f"O's replies not blocking X's three (lost at once, not walked): "
-          f"{result.lost_at_once:,}")
+    print(f"O's replies not blocking X's three (lost at once, not walked): {result.lost_at_once:,}")
     print(f"failures: {len(result.failures):,}")
     for line in result.failures[:10]:
         print("  " + " ".join(format_cell(cell) for cell in line))
     return 1 if result.failures else 0
-

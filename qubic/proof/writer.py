@@ -15,15 +15,15 @@ from pathlib import Path
 from typing import NamedTuple, TextIO
 
 from qubic.core.board import Board
-from qubic.proof.checkpoint import Checkpoint
-from qubic.players.expert import SetupSearch
 from qubic.core.geometry import CUBE, Orientation
+from qubic.players.expert import SetupSearch
 from qubic.players.perfect import x_move
+from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.unit import UNIT_WIDTH, unit
+from qubic.proof.verify import walk, walk_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.strategy import Entries, format_entries, lookup
 from qubic.search.threats import OutOfBudget, ThreatSearch
-from qubic.proof.verify import walk, walk_lines
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
 # unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000
@@ -33,8 +33,9 @@ SETUPS = 2  # the most setups of the wins the walk plays before the proof's move
 SETUP_NODES = 2_000_000  # threat-search positions for each of those searches
 
 
-def setup_first(x: int, o: int, book: Entries, orientation: Orientation | None = None,
-                setups: int = SETUPS) -> tuple[int, str] | None:
+def setup_first(
+    x: int, o: int, book: Entries, orientation: Orientation | None = None, setups: int = SETUPS
+) -> tuple[int, str] | None:
     """X's move as the book's walk plays it, and why: a win, a block or a forced win by
     threats as level perfect finds them, else a win with at most `setups` setups ('setup'),
     else the book's move; None if there is none of them."""
@@ -70,12 +71,12 @@ def prove_again(gap: Gap, nodes: int, prover: str) -> list[tuple[int, int, int]]
     if moves is not None:
         return moves
     widths = [UNIT_WIDTH[prover], EVERY_MOVE]
-    return [move for x, o in gap.ends
-            for move in first_proof(x, o, widths, nodes, prover) or []]
+    return [move for x, o in gap.ends for move in first_proof(x, o, widths, nodes, prover) or []]
 
 
-def first_proof(x: int, o: int, widths: list[int], nodes: int,
-                prover: str) -> list[tuple[int, int, int]] | None:
+def first_proof(
+    x: int, o: int, widths: list[int], nodes: int, prover: str
+) -> list[tuple[int, int, int]] | None:
     """The quiet moves of a unit's proof of `(x, o)` at the first of `widths` that proves
     it; None if none does."""
     for width in widths:
@@ -103,8 +104,16 @@ def unit_root(checkpoint: Checkpoint, line: list[int]) -> tuple[int, int]:
     return Board.from_moves(line).bits
 
 
-def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str, nodes: int,
-               out: TextIO, executor: Executor | None = None, setups: int = SETUPS) -> int:
+def write_book(
+    checkpoint: Checkpoint,
+    path: Path,
+    start: list[int],
+    prover: str,
+    nodes: int,
+    out: TextIO,
+    executor: Executor | None = None,
+    setups: int = SETUPS,
+) -> int:
     """Walk the strategy from `start` with the checkpoint's quiet moves, X playing a win with
     at most `setups` setups before them (`setup_first`; 0, the proof's moves alone), and write
     the quiet moves it plays; 0 when the walk met no gap. The checkpoint keeps the quiet
@@ -152,8 +161,12 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
             for x, o, cell in moves:
                 added += (x, o) not in book
                 book.setdefault((x, o), cell)
-        print(f"walked {walked:,} positions, no move at {len(failures):,}; "
-              f"proved again: {added:,} quiet moves", file=out, flush=True)
+        print(
+            f"walked {walked:,} positions, no move at {len(failures):,}; "
+            f"proved again: {added:,} quiet moves",
+            file=out,
+            flush=True,
+        )
         if not failures or (not added and not any(gap.widths for gap in gaps.values())):
             break
         # Only the gaps' subtrees can change: walk those again.
@@ -161,6 +174,9 @@ def write_book(checkpoint: Checkpoint, path: Path, start: list[int], prover: str
         quiet |= again.quiet
         failures, walked = lost + again.failures, again.positions
     path.write_text(format_entries(quiet.items()), encoding="ascii")
-    print(f"wrote {len(quiet):,} entries ({path.stat().st_size:,} bytes) to {path}; "
-          f"{len(failures):,} positions not yet proved", file=out)
+    print(
+        f"wrote {len(quiet):,} entries ({path.stat().st_size:,} bytes) to {path}; "
+        f"{len(failures):,} positions not yet proved",
+        file=out,
+    )
     return 0 if not failures else 1

@@ -72,8 +72,12 @@ def status(pn: int, dn: int) -> str:
     return PROVED if pn == 0 else DISPROVED if dn == 0 else UNKNOWN
 
 
-def proof_moves(x: int, o: int, winning_move: Callable[[int, int], int],
-                replies: Callable[[int, int], Iterable[int]]) -> Iterator[tuple[int, int, int]]:
+def proof_moves(
+    x: int,
+    o: int,
+    winning_move: Callable[[int, int], int],
+    replies: Callable[[int, int], Iterable[int]],
+) -> Iterator[tuple[int, int, int]]:
     """Walk the proof of `(x, o)` and yield its quiet X moves `(x, o, cell)`: positions where X
     neither blocks nor wins by threats. `winning_move` gives the proof's move at X's turn (-1
     where X wins at once or by threats), `replies` O's replies the search tried."""
@@ -99,6 +103,7 @@ def proof_moves(x: int, o: int, winning_move: Callable[[int, int], int],
 
 def ranked_cells(me: int, you: int, cells: list[int]) -> list[int]:
     """`cells` best first for `me` to move: its open lines advanced, the opponent's pressed."""
+
     def score(cell: int) -> int:
         total = 0
         for mask in CELL_LINES[cell]:
@@ -107,6 +112,7 @@ def ranked_cells(me: int, you: int, cells: list[int]) -> list[int]:
             elif not me & mask:
                 total += 1 << 2 * (you & mask).bit_count() - 1
         return total
+
     return sorted(cells, key=lambda c: (-score(c), c))
 
 
@@ -132,11 +138,11 @@ class Prover:
         self._deadline = None if seconds is None else start + seconds
         group = stabilizer(CUBE, x, o)
         pn, dn = self._mid(x, o, group, INF, INF)
-        return Result(status(pn, dn), pn, dn, self.expanded - first,
-                      time.perf_counter() - start)
+        return Result(status(pn, dn), pn, dn, self.expanded - first, time.perf_counter() - start)
 
     def strategy(self, x: int, o: int) -> Iterator[tuple[int, int, int]]:
         """The quiet X moves `(x, o, cell)` of the proof of `(x, o)`, which must be proved."""
+
         # Under the position's whole stabilizer the classes of replies are unions of those
         # the search tried (under a subgroup), and their lowest cells are among its.
         def replies(x: int, o: int) -> list[int]:
@@ -146,8 +152,9 @@ class Prover:
 
     # The search.
 
-    def _mid(self, x: int, o: int, group: list[tuple[int, ...]], pth: int,
-             dth: int) -> tuple[int, int]:
+    def _mid(
+        self, x: int, o: int, group: list[tuple[int, ...]], pth: int, dth: int
+    ) -> tuple[int, int]:
         key = (x, o)
         known = self.table.get(key)
         if known is not None and (known[0] == 0 or known[1] == 0):
@@ -184,8 +191,9 @@ class Prover:
             del self._children[key]
         return pn, dn
 
-    def _collect(self, children: list[tuple[int, int, int]],
-                 or_node: bool) -> tuple[int, int, int, int]:
+    def _collect(
+        self, children: list[tuple[int, int, int]], or_node: bool
+    ) -> tuple[int, int, int, int]:
         """For an OR node: min pn, sum dn, the child with the least pn and the second least pn.
         For an AND node the same with pn and dn swapped."""
         low = second = INF
@@ -236,8 +244,9 @@ class Prover:
         except OutOfBudget:
             return None
 
-    def expand(self, x: int, o: int, group: list[tuple[int, ...]],
-               width: int | None = None) -> list[tuple[int, int, int]]:
+    def expand(
+        self, x: int, o: int, group: list[tuple[int, ...]], width: int | None = None
+    ) -> list[tuple[int, int, int]]:
         """The moves worth trying from an unsettled position, best first: (cell, x after,
         o after); for X at most `width` (default the prover's)."""
         empty = FULL & ~(x | o)
@@ -260,8 +269,7 @@ class Prover:
         return [(c, x, o | 1 << c) for c in ranked_cells(o, x, cells)]
 
 
-def shown_lost(x: int, o: int, prover: Prover | None = None,
-               seconds: float | None = None) -> bool:
+def shown_lost(x: int, o: int, prover: Prover | None = None, seconds: float | None = None) -> bool:
     """Whether O's move that left `(x, o)`, X to move, is shown lost: X's win proved within
     REFUTE_NODES expansions (and about `seconds`)."""
     return (prover or Prover()).prove(x, o, REFUTE_NODES, seconds).status == PROVED
@@ -307,8 +315,9 @@ def _still_wins(line: list[int], me: int, you: int, cell: int) -> bool:
     return still_forces(line, me, after, threes=(0, new_threats(after, me, cell)))
 
 
-def child_thresholds(or_node: bool, pn: int, dn: int, pth: int, dth: int, cpn: int, cdn: int,
-                     second: int) -> tuple[int, int]:
+def child_thresholds(
+    or_node: bool, pn: int, dn: int, pth: int, dth: int, cpn: int, cdn: int, second: int
+) -> tuple[int, int]:
     """df-pn's thresholds for the child chosen at a node with numbers `(pn, dn)` and
     thresholds `(pth, dth)`: the child's own numbers, and `second` the number its sibling
     nearest to being chosen has. The 1+epsilon trick lets the child pass that sibling by a

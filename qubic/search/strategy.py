@@ -32,8 +32,10 @@ def parse(text: str) -> Entries:
 
 
 def format_entries(entries: Iterable[tuple[tuple[int, int], int]]) -> str:
-    lines = ["# QUBIC strategy book, written by `python -m qubic.proof.solve --book`.",
-             "# X (hex)  O (hex)  X's move, in the position's canonical image"]
+    lines = [
+        "# QUBIC strategy book, written by `python -m qubic.proof.solve --book`.",
+        "# X (hex)  O (hex)  X's move, in the position's canonical image",
+    ]
     lines += [f"{x:x} {o:x} {cell}" for (x, o), cell in sorted(entries)]
     return "\n".join(lines) + "\n"
 
@@ -49,8 +51,7 @@ def load(path: Path) -> Entries:
     return parse(path.read_text(encoding="ascii"))
 
 
-def lookup(entries: Entries, x: int, o: int,
-           orientation: Orientation | None = None) -> int | None:
+def lookup(entries: Entries, x: int, o: int, orientation: Orientation | None = None) -> int | None:
     """The book's move for X in `(x, o)`, found under symmetry; None if it is not there.
     `orientation`: `CUBE.orient(x, o)`, if the caller has it."""
     if not entries:

@@ -73,8 +73,9 @@ class ThreatSearch:
     for a time).
     """
 
-    def __init__(self, nodes: int | None = None, seconds: float | None = None,
-                 geometry: Geometry = CUBE) -> None:
+    def __init__(
+        self, nodes: int | None = None, seconds: float | None = None, geometry: Geometry = CUBE
+    ) -> None:
         self.geometry = geometry
         # The geometry's tables, read by every node of the search.
         self._line_masks = geometry.line_masks
@@ -95,10 +96,12 @@ class ThreatSearch:
 
     def out_of_budget(self) -> bool:
         return self.nodes > self.node_limit or (
-            self.deadline is not None and time.perf_counter() > self.deadline)
+            self.deadline is not None and time.perf_counter() > self.deadline
+        )
 
-    def forced_win(self, me: int, you: int, max_threats: int = MAX_THREATS,
-                   shortest: bool = True) -> list[int] | None:
+    def forced_win(
+        self, me: int, you: int, max_threats: int = MAX_THREATS, shortest: bool = True
+    ) -> list[int] | None:
         """A forced win by threats for `me` to move, as the moves of both sides in order
         (attacker first, ending with the attacker's winning or double-threat move); None if
         there is none within `max_threats` own moves. The shortest one unless `shortest` is
@@ -132,8 +135,7 @@ class ThreatSearch:
                 return None
         return None
 
-    def _attack(self, me: int, you: int, twos: int, theirs: int,
-                depth: int) -> list[int] | None:
+    def _attack(self, me: int, you: int, twos: int, theirs: int, depth: int) -> list[int] | None:
         # `twos` has a bit per line holding two of ours and none of theirs. Inside a chain
         # the attacker never has an open three (each is blocked at once), so those lines are
         # all it needs, and each move changes only the lines through its cell.
@@ -199,8 +201,13 @@ class ThreatSearch:
         return None
 
 
-def still_forces(line: list[int], me: int, you: int, geometry: Geometry = CUBE,
-                 threes: tuple[int, int] | None = None) -> bool:
+def still_forces(
+    line: list[int],
+    me: int,
+    you: int,
+    geometry: Geometry = CUBE,
+    threes: tuple[int, int] | None = None,
+) -> bool:
     """Whether `line`, a forced win found earlier, still wins for `me` to move from here.
     `threes`, the winning cells of `me` and of `you`, may be given when the caller knows them.
 

@@ -10,17 +10,16 @@ from dataclasses import fields
 from datetime import date
 from importlib.metadata import PackageNotFoundError, version
 
-from qubic.ui import protocol as engine
-
+from qubic.core.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
 from qubic.play import savefile
-from qubic.ui.console import PipedAsker, TerminalAsker, TypeAhead, run
-from qubic.play.session import COMMAND_HELP, Session
-from qubic.players.levels import DEFAULT_LEVEL, LEVELS
 from qubic.play.puzzle_session import PuzzleSession
 from qubic.play.puzzles import LENGTHS
+from qubic.play.session import COMMAND_HELP, Session
 from qubic.play.settings import PLAYERS, Settings, parse_seconds
 from qubic.play.text import table
-from qubic.core.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
+from qubic.players.levels import DEFAULT_LEVEL, LEVELS
+from qubic.ui import protocol as engine
+from qubic.ui.console import PipedAsker, TerminalAsker, TypeAhead, run
 
 VARIANT_OPTIONS = ("size", "dims", "target", "sides", "no_centre")
 
@@ -62,8 +61,9 @@ def pause_seconds(text: str) -> float:
     try:
         return parse_seconds(text, zero=True)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)"
-                                         ) from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of seconds (0 or more)"
+        ) from None
 
 
 def day(text: str) -> date:
@@ -77,80 +77,176 @@ def day(text: str) -> date:
 def build_parser() -> argparse.ArgumentParser:
     """The options. Those that set up a game default to SUPPRESS, so that the ones given are
     exactly the attributes present: --load refuses them, a new game takes Settings' defaults."""
-    parser = argparse.ArgumentParser(prog="qubic", description=DESCRIPTION, epilog=epilog(),
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     argument_default=argparse.SUPPRESS)
-    parser.add_argument("mode", nargs="?", choices=["play", "engine", "puzzle"], default="play",
-                        help="play the game (the default), run the engine protocol on "
-                        "stdin/stdout for other programs (see README), or solve puzzles")
+    parser = argparse.ArgumentParser(
+        prog="qubic",
+        description=DESCRIPTION,
+        epilog=epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        argument_default=argparse.SUPPRESS,
+    )
+    parser.add_argument(
+        "mode",
+        nargs="?",
+        choices=["play", "engine", "puzzle"],
+        default="play",
+        help="play the game (the default), run the engine protocol on "
+        "stdin/stdout for other programs (see README), or solve puzzles",
+    )
     parser.add_argument("--version", action="version", version=f"qubic {package_version()}")
-    parser.add_argument("--seed", type=int, metavar="N",
-                        help="seed the machine's choices: same seed and moves, same replies; "
-                        "with puzzle, the puzzles")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed the machine's choices: same seed and moves, same replies; "
+        "with puzzle, the puzzles",
+    )
     levels = ", ".join(LEVELS)
-    parser.add_argument("--level", type=str.lower, choices=list(LEVELS), metavar="NAME",
-                        help=f"how well the machine plays: {levels} (default {DEFAULT_LEVEL}); "
-                        "with --players 0, X's level")
-    parser.add_argument("--level-o", type=str.lower, choices=list(LEVELS), metavar="NAME",
-                        help=f"with --players 0, O's level (default {DEFAULT_LEVEL})")
-    parser.add_argument("--players", type=int, choices=list(PLAYERS), metavar="N",
-                        help="people at the keyboard: 1 against the machine (default), 2 taking "
-                        "turns as X and O, 0 to watch the machine play itself; people play "
-                        "the first sides (X, O, Y, Z), the machine the rest")
-    parser.add_argument("--variant", metavar="NAME",
-                        help=f"the game: {', '.join(VARIANTS)} (default qubic; see below)")
-    parser.add_argument("--size", type=int, metavar="N",
-                        help=f"squares along each edge, {MIN_SIZE}-{max(MAX_SIZE.values())} "
-                        f"({MIN_SIZE}-{MAX_SIZE[4]} in 4-D)")
-    parser.add_argument("--dims", type=int, metavar="D",
-                        help=f"dimensions, {DIMS[0]}-{DIMS[-1]}")
-    parser.add_argument("--target", type=int, metavar="K",
-                        help="lines needed to win; 1: the first line wins, more: every line "
-                        "scores and play goes on")
-    parser.add_argument("--no-centre", action="store_true",
-                        help="disable the centre square (odd sizes)")
-    parser.add_argument("--sides", type=int, metavar="N",
-                        help=f"marks playing, {SIDES[0]}-{SIDES[-1]}: X O Y Z")
-    parser.add_argument("--always-show", action="store_true",
-                        help="print the board after every move, once the machine has replied "
-                        "(SHOW ALWAYS / SHOW OFF in game)")
-    parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
-                        help="time for each of your turns; when it runs out, the turn passes")
-    parser.add_argument("--load", metavar="FILE",
-                        help="resume a game saved with SAVE FILE, with its options")
-    parser.add_argument("--pause", type=pause_seconds, metavar="SECONDS",
-                        help=f"with --players 0, the pause between moves (default {PAUSE}; "
-                        "none when output is not a terminal; 0 for none)")
-    parser.add_argument("--moves", type=int, choices=list(LENGTHS), metavar="N",
-                        help="with puzzle: each puzzle's win takes N of your moves, 1-12 "
-                        "(default: mixed)")
-    parser.add_argument("--daily", action="store_true",
-                        help="with puzzle: today's puzzle, the same for everyone")
-    parser.add_argument("--date", type=day, metavar="YYYY-MM-DD",
-                        help="with puzzle: that day's daily puzzle (implies --daily)")
-    parser.add_argument("--tui", action="store_true",
-                        help="play full screen: a cursor on the board, keys and mouse clicks "
-                        "(? lists the keys)")
-    parser.add_argument("--board", type=str.lower, choices=BOARDS, metavar="LAYOUT",
-                        help="the cube's levels side by side (wide) or one under another "
-                        "(tall); default wide when the terminal is wide enough")
-    parser.add_argument("--no-color", action="store_true", default=False,
-                        help="no colour (also when NO_COLOR is set, or output is not a terminal)")
+    parser.add_argument(
+        "--level",
+        type=str.lower,
+        choices=list(LEVELS),
+        metavar="NAME",
+        help=f"how well the machine plays: {levels} (default {DEFAULT_LEVEL}); "
+        "with --players 0, X's level",
+    )
+    parser.add_argument(
+        "--level-o",
+        type=str.lower,
+        choices=list(LEVELS),
+        metavar="NAME",
+        help=f"with --players 0, O's level (default {DEFAULT_LEVEL})",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=list(PLAYERS),
+        metavar="N",
+        help="people at the keyboard: 1 against the machine (default), 2 taking "
+        "turns as X and O, 0 to watch the machine play itself; people play "
+        "the first sides (X, O, Y, Z), the machine the rest",
+    )
+    parser.add_argument(
+        "--variant",
+        metavar="NAME",
+        help=f"the game: {', '.join(VARIANTS)} (default qubic; see below)",
+    )
+    parser.add_argument(
+        "--size",
+        type=int,
+        metavar="N",
+        help=f"squares along each edge, {MIN_SIZE}-{max(MAX_SIZE.values())} "
+        f"({MIN_SIZE}-{MAX_SIZE[4]} in 4-D)",
+    )
+    parser.add_argument("--dims", type=int, metavar="D", help=f"dimensions, {DIMS[0]}-{DIMS[-1]}")
+    parser.add_argument(
+        "--target",
+        type=int,
+        metavar="K",
+        help="lines needed to win; 1: the first line wins, more: every line "
+        "scores and play goes on",
+    )
+    parser.add_argument(
+        "--no-centre", action="store_true", help="disable the centre square (odd sizes)"
+    )
+    parser.add_argument(
+        "--sides", type=int, metavar="N", help=f"marks playing, {SIDES[0]}-{SIDES[-1]}: X O Y Z"
+    )
+    parser.add_argument(
+        "--always-show",
+        action="store_true",
+        help="print the board after every move, once the machine has replied "
+        "(SHOW ALWAYS / SHOW OFF in game)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=seconds,
+        metavar="SECONDS",
+        help="time for each of your turns; when it runs out, the turn passes",
+    )
+    parser.add_argument(
+        "--load", metavar="FILE", help="resume a game saved with SAVE FILE, with its options"
+    )
+    parser.add_argument(
+        "--pause",
+        type=pause_seconds,
+        metavar="SECONDS",
+        help=f"with --players 0, the pause between moves (default {PAUSE}; "
+        "none when output is not a terminal; 0 for none)",
+    )
+    parser.add_argument(
+        "--moves",
+        type=int,
+        choices=list(LENGTHS),
+        metavar="N",
+        help="with puzzle: each puzzle's win takes N of your moves, 1-12 (default: mixed)",
+    )
+    parser.add_argument(
+        "--daily", action="store_true", help="with puzzle: today's puzzle, the same for everyone"
+    )
+    parser.add_argument(
+        "--date",
+        type=day,
+        metavar="YYYY-MM-DD",
+        help="with puzzle: that day's daily puzzle (implies --daily)",
+    )
+    parser.add_argument(
+        "--tui",
+        action="store_true",
+        help="play full screen: a cursor on the board, keys and mouse clicks (? lists the keys)",
+    )
+    parser.add_argument(
+        "--board",
+        type=str.lower,
+        choices=BOARDS,
+        metavar="LAYOUT",
+        help="the cube's levels side by side (wide) or one under another "
+        "(tall); default wide when the terminal is wide enough",
+    )
+    parser.add_argument(
+        "--no-color",
+        action="store_true",
+        default=False,
+        help="no colour (also when NO_COLOR is set, or output is not a terminal)",
+    )
     return parser
 
 
 def epilog() -> str:
     """The variants, the levels and the in-game commands, as tables within the width."""
-    variants = table([(v.name, v.summary) for v in VARIANTS.values()] + [(
-        "limits", f"sizes {MIN_SIZE}-{max(MAX_SIZE.values())} ({MIN_SIZE}-{MAX_SIZE[4]} in 4-D), "
-        f"dims {DIMS[0]}-{DIMS[-1]}, sides {SIDES[0]}-{SIDES[-1]}, target 1 to the number of "
-        "lines, --no-centre with odd sizes")])
-    levels = table([(level.name, level.summary + (
-        "" if level.plays == "every variant" else f" ({level.plays} only)"))
-        for level in LEVELS.values()])
+    variants = table(
+        [(v.name, v.summary) for v in VARIANTS.values()]
+        + [
+            (
+                "limits",
+                f"sizes {MIN_SIZE}-{max(MAX_SIZE.values())} ({MIN_SIZE}-{MAX_SIZE[4]} in 4-D), "
+                f"dims {DIMS[0]}-{DIMS[-1]}, sides {SIDES[0]}-{SIDES[-1]}, "
+                "target 1 to the number of lines, --no-centre with odd sizes",
+            )
+        ]
+    )
+    levels = table(
+        [
+            (
+                level.name,
+                level.summary
+                + ("" if level.plays == "every variant" else f" ({level.plays} only)"),
+            )
+            for level in LEVELS.values()
+        ]
+    )
     commands = table(COMMAND_HELP)
-    return "\n".join(["variants (--variant NAME; --size, --dims, ... change it):", *variants,
-                      "", "levels:", *levels, "", "at YOUR MOVE? you can type:", *commands])
+    return "\n".join(
+        [
+            "variants (--variant NAME; --size, --dims, ... change it):",
+            *variants,
+            "",
+            "levels:",
+            *levels,
+            "",
+            "at YOUR MOVE? you can type:",
+            *commands,
+        ]
+    )
 
 
 def game_problem(settings: Settings) -> str | None:
@@ -165,8 +261,9 @@ def game_problem(settings: Settings) -> str | None:
     return None
 
 
-def full_screen(parser: argparse.ArgumentParser, session: Session, board: str | None,
-                colour: bool, pause: float) -> int:
+def full_screen(
+    parser: argparse.ArgumentParser, session: Session, board: str | None, colour: bool, pause: float
+) -> int:
     """--tui: the full-screen game, in a terminal that can show it."""
     if board is not None:
         parser.error("--board lays out the line console's board; --tui draws its own")
@@ -197,8 +294,11 @@ def play(argv: list[str] | None) -> int:
     """The options, then the game or the engine; the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    given = {field.name: getattr(args, field.name) for field in fields(Settings)
-             if hasattr(args, field.name)}
+    given = {
+        field.name: getattr(args, field.name)
+        for field in fields(Settings)
+        if hasattr(args, field.name)
+    }
     changes = {name: getattr(args, name) for name in VARIANT_OPTIONS if hasattr(args, name)}
     puzzle_options = [name for name in ("moves", "daily", "date") if hasattr(args, name)]
     if args.mode != "puzzle" and puzzle_options:
@@ -207,8 +307,9 @@ def play(argv: list[str] | None) -> int:
         playing = {"load", "pause", "board", "tui"} & set(vars(args))  # only a game's
         extra = set(given) - {"level", "seed"} | playing | set(changes)
         if extra:
-            parser.error(f"the engine takes only --level and --seed, not --{extra.pop()}"
-                         .replace("_", "-"))
+            parser.error(
+                f"the engine takes only --level and --seed, not --{extra.pop()}".replace("_", "-")
+            )
         return engine.run(given.get("level", DEFAULT_LEVEL), given.get("seed"))
     if args.mode == "puzzle":
         session: Session = puzzle_session(parser, args, given, changes)
@@ -235,8 +336,10 @@ def play(argv: list[str] | None) -> int:
     watching = session.settings.players == 0
     pointless = [name for name in WATCHING if hasattr(args, name)] if not watching else []
     if pointless:
-        parser.error(f"--{pointless[0].replace('_', '-')} is only for --players 0, "
-                     "where the machine plays itself")
+        parser.error(
+            f"--{pointless[0].replace('_', '-')} is only for --players 0, "
+            "where the machine plays itself"
+        )
     if watching and terminal:
         session.settings.always_show = True  # watching, a person wants to see the board
     dumb = os.environ.get("TERM") == "dumb"
@@ -248,19 +351,33 @@ def play(argv: list[str] | None) -> int:
     if sys.stdin.isatty():
         typeahead = TypeAhead(sys.stdin.fileno())
         asker = TerminalAsker(lambda: session.status, session.words, colour, typeahead)
-        return run(session, asker, spinner=terminal, colour=colour, pause=pause,
-                   typeahead=typeahead, wrap=terminal, board=board)
+        return run(
+            session,
+            asker,
+            spinner=terminal,
+            colour=colour,
+            pause=pause,
+            typeahead=typeahead,
+            wrap=terminal,
+            board=board,
+        )
     return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause, board=board)
 
 
-def puzzle_session(parser: argparse.ArgumentParser, args: argparse.Namespace,
-                   given: dict[str, object], changes: dict[str, object]) -> PuzzleSession:
+def puzzle_session(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    given: dict[str, object],
+    changes: dict[str, object],
+) -> PuzzleSession:
     """The puzzle sitting the options ask for (on the 4x4x4 cube): --moves, and --seed or
     --daily/--date."""
     extra = set(given) - {"seed"} | {"load", "pause", "tui"} & set(vars(args)) | set(changes)
     if extra:
-        parser.error(f"qubic puzzle takes --moves, --seed, --daily, --date and --board, not "
-                     f"--{extra.pop()}".replace("_", "-"))
+        parser.error(
+            f"qubic puzzle takes --moves, --seed, --daily, --date and --board, not "
+            f"--{extra.pop()}".replace("_", "-")
+        )
     daily = getattr(args, "date", None) or (date.today() if hasattr(args, "daily") else None)
     if daily is not None and "seed" in given:
         parser.error("--daily gives everyone the same puzzle: it takes no --seed")

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
 from prompt_toolkit.document import Document
 
-from qubic.play.session import FILE, GOODBYE, Output, Session
 from qubic.play.render import Picture, render, wide_width
+from qubic.play.session import FILE, GOODBYE, Output, Session
 from qubic.play.text import fit
 
 if TYPE_CHECKING:
@@ -65,8 +65,9 @@ class PipedAsker:
         deadline = None if seconds is None else time.monotonic() + seconds
         while b"\n" not in self.pending and not self.ended:
             if deadline is not None:
-                ready, _, _ = select.select([self.stdin], [], [],
-                                            max(0.0, deadline - time.monotonic()))
+                ready, _, _ = select.select(
+                    [self.stdin], [], [], max(0.0, deadline - time.monotonic())
+                )
                 if not ready:
                     self.stdout.write("\n")
                     raise TimeUp
@@ -164,8 +165,9 @@ class ContextCompleter(Completer):
         self.words = words
         self.files = PathCompleter(expanduser=True)
 
-    def get_completions(self, document: Document,
-                        complete_event: CompleteEvent) -> Iterable[Completion]:
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
         before = document.text_before_cursor
         words = self.words(before)
         prefix = document.get_word_before_cursor()
@@ -184,8 +186,13 @@ class TerminalAsker:
     `words(text so far)`, and a bottom toolbar showing `status()` and the time left. Text typed
     while the machine thought (`typeahead`) starts the next answer."""
 
-    def __init__(self, status: Callable[[], str], words: Callable[[str], tuple[str, ...]],
-                 colour: bool, typeahead: TypeAhead | None = None) -> None:
+    def __init__(
+        self,
+        status: Callable[[], str],
+        words: Callable[[str], tuple[str, ...]],
+        colour: bool,
+        typeahead: TypeAhead | None = None,
+    ) -> None:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.output import ColorDepth
 
@@ -240,8 +247,13 @@ class TerminalAsker:
         previous = signal.signal(signal.SIGINT, on_sigint)
         try:
             answer = self.prompt_session.prompt(
-                question + " ", handle_sigint=False, pre_run=pre_run, default=default,
-                accept_default=enter, refresh_interval=0 if seconds is None else 0.5)
+                question + " ",
+                handle_sigint=False,
+                pre_run=pre_run,
+                default=default,
+                accept_default=enter,
+                refresh_interval=0 if seconds is None else 0.5,
+            )
         finally:
             signal.signal(signal.SIGINT, previous)
             for handle in timer:
@@ -268,7 +280,7 @@ class TurnClock:
             self.turn = None
             return None
         moves = session.board.moves
-        if self.turn is None or moves != self.turn[:len(moves)]:
+        if self.turn is None or moves != self.turn[: len(moves)]:
             self.deadline = time.monotonic() + limit
         self.turn = list(moves)
         return self.deadline - time.monotonic()
@@ -305,9 +317,17 @@ class Spinner:
             self.stdout.flush()
 
 
-def run(session: Session, asker: Asker, stdout: TextIO = sys.stdout, spinner: bool = False,
-        colour: bool = False, pause: float = 0.0, typeahead: TypeAhead | None = None,
-        wrap: bool = False, board: str | None = None) -> int:
+def run(
+    session: Session,
+    asker: Asker,
+    stdout: TextIO = sys.stdout,
+    spinner: bool = False,
+    colour: bool = False,
+    pause: float = 0.0,
+    typeahead: TypeAhead | None = None,
+    wrap: bool = False,
+    board: str | None = None,
+) -> int:
     """Play until the player is done or leaves; the exit status: 0, or 130 after Ctrl-C.
 
     With `spinner`, the machine's longer thoughts show a turning bar (for terminals only);

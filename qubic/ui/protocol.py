@@ -11,13 +11,13 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from qubic.play.analysis import Unanswered, Verdict, analyze
 from qubic.core.board import Board, IllegalMoveError
-from qubic.players.levels import DEFAULT_LEVEL, LEVELS, make_player
 from qubic.core.notation import NotationError, format_cell, parse_cell
-from qubic.players.base import Player
-from qubic.play.text import quoted
 from qubic.core.variant import QUBIC, VariantError, parse_spec
+from qubic.play.analysis import Unanswered, Verdict, analyze
+from qubic.play.text import quoted
+from qubic.players.base import Player
+from qubic.players.levels import DEFAULT_LEVEL, LEVELS, make_player
 
 GO_OPTIONS = {"level": "NAME", "movetime": "MS"}  # what go takes, each with its value
 
@@ -106,12 +106,14 @@ class Engine:
             if option == "level":
                 level = value.lower()
                 if level not in LEVELS:
-                    raise ProtocolError(f"unknown level {quoted(value)}; levels: "
-                                        f"{' '.join(LEVELS)}")
+                    raise ProtocolError(
+                        f"unknown level {quoted(value)}; levels: {' '.join(LEVELS)}"
+                    )
             else:
                 if not value.isdigit() or int(value) == 0:
-                    raise ProtocolError(f"movetime must be a positive whole number of ms, "
-                                        f"not {quoted(value)}")
+                    raise ProtocolError(
+                        f"movetime must be a positive whole number of ms, not {quoted(value)}"
+                    )
                 seconds = int(value) / 1000
         if self.board.is_over():
             raise ProtocolError("the game is over")
@@ -132,12 +134,23 @@ class Engine:
             raise ProtocolError(str(error)) from None
         cells = analysis.stops if analysis.verdict is Verdict.DEFEND else analysis.line
         geometry = self.board.geometry
-        return [" ".join(["analysis", analysis.verdict.value,
-                          *(format_cell(cell, geometry) for cell in cells)])]
+        return [
+            " ".join(
+                [
+                    "analysis",
+                    analysis.verdict.value,
+                    *(format_cell(cell, geometry) for cell in cells),
+                ]
+            )
+        ]
 
 
-def run(level: str = DEFAULT_LEVEL, seed: int | None = None, stdin: TextIO = sys.stdin,
-        stdout: TextIO = sys.stdout) -> int:
+def run(
+    level: str = DEFAULT_LEVEL,
+    seed: int | None = None,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> int:
     """Answer commands until `quit` or end of input; the exit status (0)."""
     engine = Engine(level, seed)
     try:

@@ -44,12 +44,12 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from qubic.core.board import PASS
-from qubic.ui.console import INTERRUPTED, ContextCompleter, Spinner, TurnClock
-from qubic.play.session import GOODBYE, Output, Session, Stage
-from qubic.players.levels import LEVELS
 from qubic.core.notation import NotationError, format_cell, parse_cell
 from qubic.play.render import Layout as Shape
+from qubic.play.session import GOODBYE, Output, Session, Stage
 from qubic.play.text import table
+from qubic.players.levels import LEVELS
+from qubic.ui.console import INTERRUPTED, ContextCompleter, Spinner, TurnClock
 from qubic.ui.tui.view import (
     Highlights,
     describe,
@@ -91,18 +91,32 @@ KEYS = [
 ]
 FOOTER = " ?:keys  arrows:move  Enter:play  u:undo  H:hint  t:threats  s:save  q:quit"
 COLOURED = {
-    "status": "reverse", "keys": "reverse", "heading": "bold", "info": "bold",
-    "mark-x": "bold ansicyan", "mark-o": "bold ansiyellow",
-    "mark-y": "bold ansimagenta", "mark-z": "bold ansigreen",
-    "threat": "bold", "disabled": "ansibrightblack", "last": "underline",
-    "preview": "bg:ansiblue", "win": "bg:ansiyellow fg:ansiblack bold",
+    "status": "reverse",
+    "keys": "reverse",
+    "heading": "bold",
+    "info": "bold",
+    "mark-x": "bold ansicyan",
+    "mark-o": "bold ansiyellow",
+    "mark-y": "bold ansimagenta",
+    "mark-z": "bold ansigreen",
+    "threat": "bold",
+    "disabled": "ansibrightblack",
+    "last": "underline",
+    "preview": "bg:ansiblue",
+    "win": "bg:ansiyellow fg:ansiblack bold",
     "cursor": "reverse bold",
 }
 # Without colour: marks bold, the last move in lowercase, the preview underlined, the
 # winner's lines reversed, the cursor reversed in brackets.
 PLAIN = {
-    "status": "reverse", "keys": "reverse", "heading": "bold", "info": "bold",
-    "mark": "bold", "threat": "bold", "preview": "underline", "win": "reverse",
+    "status": "reverse",
+    "keys": "reverse",
+    "heading": "bold",
+    "info": "bold",
+    "mark": "bold",
+    "threat": "bold",
+    "preview": "underline",
+    "win": "reverse",
     "cursor": "reverse bold",
 }
 
@@ -128,8 +142,9 @@ class Screen:
         self.spin = 0
         self.began = 0.0  # when the worker's call began: a quick one shows no spinner
         self.handlers = [self._mouse_handler(cell) for cell in session.board.geometry.cells]
-        self.buffer = Buffer(multiline=False, accept_handler=self._accept,
-                             completer=ContextCompleter(self._words))
+        self.buffer = Buffer(
+            multiline=False, accept_handler=self._accept, completer=ContextCompleter(self._words)
+        )
         self.app: Application[int] = self._application()
 
     # The screen's parts
@@ -138,47 +153,83 @@ class Screen:
         # The cursor is drawn, not the terminal's: its position is fixed rather than looked
         # up in the board's text on every draw.
         self.board_control = FormattedTextControl(
-            self._board_text, focusable=True, key_bindings=self._keys(), show_cursor=False,
-            get_cursor_position=lambda: Point(0, 0))
-        board = HSplit([
-            Window(self.board_control, height=self._board_height),
-            Window(FormattedTextControl(self._info_text), height=1, style="class:info"),
-            Window(FormattedTextControl(self._message_text,
-                                        get_cursor_position=self._last_message),
-                   wrap_lines=True),
-        ])
-        panel = ConditionalContainer(VSplit([
-            Window(width=1, char="\u2502", style="class:rule"),
-            HSplit([Window(FormattedTextControl([("class:heading", " MOVES")]), height=1),
-                    Window(FormattedTextControl(self._move_text,
-                                                get_cursor_position=self._last_move))],
-                   width=PANEL),
-        ]), filter=Condition(self._panel_shown))
+            self._board_text,
+            focusable=True,
+            key_bindings=self._keys(),
+            show_cursor=False,
+            get_cursor_position=lambda: Point(0, 0),
+        )
+        board = HSplit(
+            [
+                Window(self.board_control, height=self._board_height),
+                Window(FormattedTextControl(self._info_text), height=1, style="class:info"),
+                Window(
+                    FormattedTextControl(
+                        self._message_text, get_cursor_position=self._last_message
+                    ),
+                    wrap_lines=True,
+                ),
+            ]
+        )
+        panel = ConditionalContainer(
+            VSplit(
+                [
+                    Window(width=1, char="\u2502", style="class:rule"),
+                    HSplit(
+                        [
+                            Window(FormattedTextControl([("class:heading", " MOVES")]), height=1),
+                            Window(
+                                FormattedTextControl(
+                                    self._move_text, get_cursor_position=self._last_move
+                                )
+                            ),
+                        ],
+                        width=PANEL,
+                    ),
+                ]
+            ),
+            filter=Condition(self._panel_shown),
+        )
         asking = ConditionalContainer(
-            Window(BufferControl(self.buffer, input_processors=[BeforeInput(self._label)]),
-                   height=1),
-            filter=Condition(lambda: self.asking is not None))
-        body = HSplit([
-            Window(FormattedTextControl(self._status_text), height=1, style="class:status"),
-            VSplit([board, panel]),
-            asking,
-            Window(FormattedTextControl(FOOTER), height=1, style="class:keys"),
-        ])
+            Window(
+                BufferControl(self.buffer, input_processors=[BeforeInput(self._label)]), height=1
+            ),
+            filter=Condition(lambda: self.asking is not None),
+        )
+        body = HSplit(
+            [
+                Window(FormattedTextControl(self._status_text), height=1, style="class:status"),
+                VSplit([board, panel]),
+                asking,
+                Window(FormattedTextControl(FOOTER), height=1, style="class:keys"),
+            ]
+        )
         help_text = ["KEYS", *table(KEYS, 74)]
-        root = FloatContainer(body, floats=[
-            Float(ConditionalContainer(
-                Frame(Window(FormattedTextControl("\n".join(help_text)))),
-                filter=Condition(lambda: self.show_help))),
-            Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
-        ])
+        root = FloatContainer(
+            body,
+            floats=[
+                Float(
+                    ConditionalContainer(
+                        Frame(Window(FormattedTextControl("\n".join(help_text)))),
+                        filter=Condition(lambda: self.show_help),
+                    )
+                ),
+                Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
+            ],
+        )
         keys = KeyBindings()
         keys.add("c-c", eager=True)(self._interrupt)
         keys.add("escape", filter=Condition(lambda: self.asking is not None))(
-            lambda event: self._close_line())
+            lambda event: self._close_line()
+        )
         app: Application[int] = Application(
-            layout=Layout(root, focused_element=self.board_control), key_bindings=keys,
-            style=Style.from_dict(COLOURED if self.colour else PLAIN), full_screen=True,
-            mouse_support=True, color_depth=None if self.colour else ColorDepth.MONOCHROME)
+            layout=Layout(root, focused_element=self.board_control),
+            key_bindings=keys,
+            style=Style.from_dict(COLOURED if self.colour else PLAIN),
+            full_screen=True,
+            mouse_support=True,
+            color_depth=None if self.colour else ColorDepth.MONOCHROME,
+        )
         app.ttimeoutlen = 0.05  # Escape alone is Escape: no half-second wait for more
         return app
 
@@ -191,8 +242,12 @@ class Screen:
                 keys.add(name)(lambda event, act=action: self._key(event, act))
 
         geometry = self.session.board.geometry
-        for names, down, right in ((("up", "k"), -1, 0), (("down", "j"), 1, 0),
-                                   (("left", "h"), 0, -1), (("right", "l"), 0, 1)):
+        for names, down, right in (
+            (("up", "k"), -1, 0),
+            (("down", "j"), 1, 0),
+            (("left", "h"), 0, -1),
+            (("right", "l"), 0, 1),
+        ):
             bind(*names, action=lambda d=down, r=right: self._step(d, r))
         brackets, pages = LEVEL_KEYS.get(geometry.dims, ((None, 0), (None, 0)))
         for names, (axis, sign) in ((("[", "]"), brackets), (("pagedown", "pageup"), pages)):
@@ -206,10 +261,11 @@ class Screen:
         bind("u", action=lambda: self._command("UNDO", cancel=True))
         bind("H", action=lambda: self._background("answer", "HINT"))
         bind("a", action=lambda: self._background("answer", "ANALYZE"))
-        bind("s", action=lambda: self._open_line("SAVE TO FILE (ENTER ALONE: A DATED NAME): ",
-                                                 "SAVE"))
-        bind("L", action=lambda: self._open_line(
-            f"LEVEL ({', '.join(LEVELS)}): ", "LEVEL"))
+        bind(
+            "s",
+            action=lambda: self._open_line("SAVE TO FILE (ENTER ALONE: A DATED NAME): ", "SAVE"),
+        )
+        bind("L", action=lambda: self._open_line(f"LEVEL ({', '.join(LEVELS)}): ", "LEVEL"))
         bind(":", action=lambda: self._open_line(": ", ""))
         bind("m", action=self._machine_first)
         bind("n", action=self._new_game)
@@ -250,10 +306,16 @@ class Screen:
         lines = outcome.lines if outcome is not None else ()
         shown = Highlights(
             self.cursor,
-            frozenset(cell for line in board.geometry.lines_through[self.cursor]
-                      for cell in board.geometry.lines[line].cells) if playing else frozenset(),
+            frozenset(
+                cell
+                for line in board.geometry.lines_through[self.cursor]
+                for cell in board.geometry.lines[line].cells
+            )
+            if playing
+            else frozenset(),
             frozenset(cell for line in lines for cell in board.geometry.lines[line].cells),
-            threats(board) if self.show_threats else {})
+            threats(board) if self.show_threats else {},
+        )
         return fragments(board, shape, shown, self.colour, self.handlers)
 
     def _status_text(self) -> str:
@@ -289,7 +351,8 @@ class Screen:
         return "\n".join(
             f"{ply + 1:>3}. {board.mover(ply).name} "
             f"{'PASS' if cell == PASS else format_cell(cell, board.geometry)}"
-            for ply, cell in enumerate(board.moves))
+            for ply, cell in enumerate(board.moves)
+        )
 
     def _last_move(self) -> Point:
         return Point(0, max(0, len(self.session.board.moves) - 1))
@@ -325,6 +388,7 @@ class Screen:
             if event.event_type is MouseEventType.MOUSE_UP:
                 self._play(cell)
             return None
+
         return handle
 
     def _step(self, down: int, right: int) -> None:
@@ -359,8 +423,13 @@ class Screen:
 
     def _machine_first(self) -> None:
         session = self.session
-        if (session.stage is not Stage.MOVE or session.board.moves or self.worker.busy
-                or session.settings.players != 1 or not session.machines):
+        if (
+            session.stage is not Stage.MOVE
+            or session.board.moves
+            or self.worker.busy
+            or session.settings.players != 1
+            or not session.machines
+        ):
             self._say(["m LETS THE MACHINE MOVE FIRST, BEFORE YOUR FIRST MOVE."])
             return
         session.new_game()
@@ -434,8 +503,13 @@ class Screen:
         """Whether the session can take a move or a command now; if not, says why (at its
         other questions, the line under the board asks them)."""
         if self.worker.busy or self.pending is not None:
-            self._say(["THE MACHINE IS THINKING. u TAKES BACK YOUR MOVE, q LEAVES."
-                       if self.session.machine_to_move else "WORKING ON IT."])
+            self._say(
+                [
+                    "THE MACHINE IS THINKING. u TAKES BACK YOUR MOVE, q LEAVES."
+                    if self.session.machine_to_move
+                    else "WORKING ON IT."
+                ]
+            )
             return False
         return self.session.stage is Stage.MOVE
 
@@ -500,8 +574,10 @@ class Screen:
             self.app.exit(result=0)
             return
         if session.machine_to_move and not self.worker.busy and self.pending is None:
-            after_machine = bool(session.board.moves) and session.board.mover(
-                len(session.board.moves) - 1) in session.machines
+            after_machine = (
+                bool(session.board.moves)
+                and session.board.mover(len(session.board.moves) - 1) in session.machines
+            )
             delay = self.pause if after_machine else 0.0
             self.pending = asyncio.get_running_loop().call_later(delay, self._think)
         self.app.invalidate()
@@ -531,7 +607,8 @@ class Screen:
         def started() -> None:
             # Told to stop, it puts the terminal back as it found it first.
             asyncio.get_running_loop().add_signal_handler(
-                signal.SIGTERM, self._leave, 128 + signal.SIGTERM)
+                signal.SIGTERM, self._leave, 128 + signal.SIGTERM
+            )
             self._advance()
             self.app.create_background_task(self._tick())
 

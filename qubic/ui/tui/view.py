@@ -51,20 +51,29 @@ def threats(board: Board) -> dict[int, tuple[Mark, ...]]:
     return found
 
 
-def fragments(board: Board, shape: Layout, shown: Highlights, colour: bool,
-              handlers: list[Handler]) -> StyleAndTextTuples:
+def fragments(
+    board: Board, shape: Layout, shown: Highlights, colour: bool, handlers: list[Handler]
+) -> StyleAndTextTuples:
     """The board's text, styled: marks by side, the cursor in brackets and reversed, the
     preview, the winner's lines and the last move (underlined; without colour, lowercase).
     Each cell answers the mouse with its handler, the spaces beside it too where they are
     its own."""
-    lines = [[("class:label", char, None) for char in line.ljust(shape.width + 1)]
-             for line in shape.lines[:height(shape)]]
+    lines = [
+        [("class:label", char, None) for char in line.ljust(shape.width + 1)]
+        for line in shape.lines[: height(shape)]
+    ]
     symbols = set(shape.places)
     for cell, (row, column) in enumerate(shape.places):
         text, style = _cell(board, cell, shown, colour)
-        around = "class:cell" + "".join(f" class:{name}" for name, on in (
-            ("preview", cell in shown.preview), ("win", cell in shown.line),
-            ("cursor", cell == shown.cursor)) if on)
+        around = "class:cell" + "".join(
+            f" class:{name}"
+            for name, on in (
+                ("preview", cell in shown.preview),
+                ("win", cell in shown.line),
+                ("cursor", cell == shown.cursor),
+            )
+            if on
+        )
         lines[row][column] = (f"{style} {around}", text, handlers[cell])  # highlights win
         for side, bracket in ((-1, "["), (1, "]")):
             own = (row, column + 2 * side) not in symbols  # else the space is shared
@@ -113,8 +122,9 @@ def _merged(line: list[tuple[str, str, Handler | None]]) -> StyleAndTextTuples:
             runs.append((style, text, handler))
     merged: StyleAndTextTuples = []
     for style, text, handler in runs:
-        fragment: OneStyleAndTextTuple = (style, text) if handler is None else (
-            style, text, handler)
+        fragment: OneStyleAndTextTuple = (
+            (style, text) if handler is None else (style, text, handler)
+        )
         merged.append(fragment)
     return merged
 
@@ -129,8 +139,11 @@ def step(shape: Layout, cell: int, down: int, right: int) -> int:
             return r == row and (c - column) * right > 0
         return c == column and (r - row) * down > 0
 
-    candidates = [(abs(r - row) + abs(c - column), other)
-                  for other, (r, c) in enumerate(shape.places) if ahead(r, c)]
+    candidates = [
+        (abs(r - row) + abs(c - column), other)
+        for other, (r, c) in enumerate(shape.places)
+        if ahead(r, c)
+    ]
     return min(candidates)[1] if candidates else cell
 
 
