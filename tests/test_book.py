@@ -9,7 +9,7 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.players.levels import make_player
 from qubic.players.opening import BOOK_FILE, LOST, book_move, entries, parse
-from qubic.proof.opening_build import best_reply, deciding, not_shown_lost
+from qubic.proof.opening_build import best_reply, deciding, likely_replies, not_shown_lost
 from qubic.search.prover import shown_lost
 from tests.scripted import moves
 
@@ -146,3 +146,19 @@ def test_deepen_never_chooses_a_reply_that_perfect_would_reject(tmp_path):
         )
         assert decide(moves(REJECTED_LINE)) is None  # what is left lost its games
     assert f"{REJECTED_LINE} -> {LOST}" in (tmp_path / "book.txt").read_text(encoding="utf-8")
+
+
+def test_the_build_finds_the_likely_replies_it_answers():
+    # The build path once crashed here on a name hard no longer has.
+    line = moves("111 114")
+    replies = likely_replies(line)
+    board = Board.from_moves(line)
+    assert replies and set(replies) <= set(board.legal_moves())
+    canonical = {CUBE.canonical(*Board.from_moves([*line, cell]).bits) for cell in replies}
+    assert len(canonical) == len(replies)  # one of each kind
+    key_kinds = {
+        CUBE.canonical(*Board.from_moves([*line, c]).bits)
+        for c in CUBE.key_cells
+        if c in board.legal_moves()
+    }
+    assert key_kinds <= canonical

@@ -19,7 +19,7 @@ from qubic.core.notation import parse_cell
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.solve import Solver
 from qubic.proof.verify import walk
-from qubic.proof.writer import SETUPS, setup_first, write_book
+from qubic.proof.writer import SETUPS, setup_first, unit_root, write_book
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from tests.test_prover import QUIET_WIN, bits
@@ -302,3 +302,11 @@ def test_the_solver_stops_on_sigint_even_when_started_with_it_ignored(tmp_path):
     out, _ = solver.communicate(timeout=60)
     assert "stopped; everything answered so far is in the checkpoint" in out
     assert path.exists()
+
+
+def test_a_line_no_unit_holds_has_its_own_end_as_the_units_root(tmp_path):
+    # The fallback once returned the board's list of bitboards, which cannot key a dict.
+    line = [parse_cell(text) for text in "111 222 144".split()]
+    root = unit_root(Checkpoint(tmp_path / "empty.txt.xz"), line)
+    assert root == tuple(Board.from_moves(line).bits)
+    assert {root: 1}[root] == 1

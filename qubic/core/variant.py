@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Any
 
 from qubic.core.geometry import Geometry, geometry
 
@@ -86,20 +87,18 @@ class Variant:
         no_centre: bool | None = None,
     ) -> Variant:
         """This variant with the given settings changed; VariantError past the limits."""
-        changed = replace(
-            self,
-            **{
-                key: value
-                for key, value in (
-                    ("size", size),
-                    ("dims", dims),
-                    ("target", target),
-                    ("sides", sides),
-                    ("no_centre", no_centre),
-                )
-                if value is not None
-            },
-        )
+        changes: dict[str, Any] = {
+            key: value
+            for key, value in (
+                ("size", size),
+                ("dims", dims),
+                ("target", target),
+                ("sides", sides),
+                ("no_centre", no_centre),
+            )
+            if value is not None
+        }
+        changed = replace(self, **changes)
         changed.check()
         return changed
 

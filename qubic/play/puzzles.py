@@ -120,8 +120,8 @@ def _from_game(
         if line is not None:
             found = own_moves(line)
             if found >= length:
-                start = board.moves + line[: 2 * (found - length)]
-                puzzle = check(Board.from_moves(start), length, search)
+                played = board.moves + line[: 2 * (found - length)]
+                puzzle = check(Board.from_moves(played), length, search)
                 if puzzle is not None:
                     return puzzle
             else:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import Geometry
@@ -96,7 +96,7 @@ def layout(geometry: Geometry, across: int = 1) -> Layout:
     grids = [
         _grid(
             geometry,
-            lambda column, row, lv=level: geometry.cell((lv, column, row)),
+            partial(_level_cell, geometry, level),
             f"LEVEL {level + 1}",
         )
         for level in range(geometry.size)
@@ -105,6 +105,10 @@ def layout(geometry: Geometry, across: int = 1) -> Layout:
 
 
 Block = tuple[list[str], dict[int, tuple[int, int]]]  # lines, and the cells' places in them
+
+
+def _level_cell(geometry: Geometry, level: int, column: int, row: int) -> int:
+    return geometry.cell((level, column, row))
 
 
 def _grid(

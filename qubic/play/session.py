@@ -98,7 +98,7 @@ class Session:
         self.board = Board(self.variant)
         # Nothing to ask someone watching the machine play itself: the game starts at once.
         self.stage = Stage.MOVE if self.settings.players == 0 else Stage.INSTRUCTIONS
-        self.opening: Output = title(self.variant)
+        self.opening: Output = [*title(self.variant)]
         self.board_due = False  # show the board after the next move even if not always_show
         self.commands: dict[str, Callable[[str], Output]] = {
             "SHOW": self._show,
@@ -443,7 +443,7 @@ class Session:
         board = self.board
         if not board.moves:
             return ["NO MOVES YET."]
-        lines = []
+        lines: Output = []
         for ply, cell in enumerate(board.moves):
             mark = board.mover(ply)
             lines.append(f"{ply + 1:>2}. {mark.name} {_ply_text(cell, board)}{self._owner(mark)}")

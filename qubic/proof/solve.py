@@ -170,13 +170,13 @@ class Solver:
     def _select(self) -> Node | None:
         """The most proving leaf not already being searched; None if every leaf is."""
         node = self.root
-        while node.children is not None:
-            if not node.children:
+        while (children := node.children) is not None:
+            if not children:
                 return None
             if x_to_move(node.x, node.o):
-                node = min(node.children, key=lambda child: child.pn)
+                node = min(children, key=lambda child: child.pn)
             else:
-                node = min(node.children, key=lambda child: child.dn)
+                node = min(children, key=lambda child: child.dn)
         return None if node in self.running.values() else node
 
     def _visit(self, leaf: Node, executor: Executor) -> None:

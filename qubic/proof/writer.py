@@ -101,7 +101,8 @@ def unit_root(checkpoint: Checkpoint, line: list[int]) -> tuple[int, int]:
         x, o = Board.from_moves(line[:end]).bits
         if checkpoint.settled.get(CUBE.canonical(x, o)):
             return x, o
-    return Board.from_moves(line).bits
+    x, o = Board.from_moves(line).bits
+    return x, o
 
 
 def write_book(
@@ -153,8 +154,8 @@ def write_book(
             root = unit_root(checkpoint, line)
             if root not in gaps:
                 recorded = checkpoint.width(CUBE.canonical(*root))
-                again = [] if root in tried else [recorded, *(w for w in widths if w != recorded)]
-                gaps[root] = Gap(*root, again, [])
+                retries = [] if root in tried else [recorded, *(w for w in widths if w != recorded)]
+                gaps[root] = Gap(*root, retries, [])
             gaps[root].ends.append((x, o))
         tried |= gaps.keys()
         for moves in run(partial(prove_again, nodes=nodes, prover=prover), gaps.values()):

@@ -9,6 +9,7 @@ import sys
 from dataclasses import fields
 from datetime import date
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from qubic.core.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
 from qubic.play import savefile
@@ -294,7 +295,7 @@ def play(argv: list[str] | None) -> int:
     """The options, then the game or the engine; the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    given = {
+    given: dict[str, Any] = {
         field.name: getattr(args, field.name)
         for field in fields(Settings)
         if hasattr(args, field.name)
@@ -367,7 +368,7 @@ def play(argv: list[str] | None) -> int:
 def puzzle_session(
     parser: argparse.ArgumentParser,
     args: argparse.Namespace,
-    given: dict[str, object],
+    given: dict[str, Any],
     changes: dict[str, object],
 ) -> PuzzleSession:
     """The puzzle sitting the options ask for (on the 4x4x4 cube): --moves, and --seed or

@@ -16,6 +16,7 @@ import shlex
 import signal
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.application import Application, get_app
@@ -248,14 +249,14 @@ class Screen:
             (("left", "h"), 0, -1),
             (("right", "l"), 0, 1),
         ):
-            bind(*names, action=lambda d=down, r=right: self._step(d, r))
+            bind(*names, action=partial(self._step, down, right))
         brackets, pages = LEVEL_KEYS.get(geometry.dims, ((None, 0), (None, 0)))
         for names, (axis, sign) in ((("[", "]"), brackets), (("pagedown", "pageup"), pages)):
             if axis is not None:
                 for name, delta in zip(names, (-sign, sign)):
-                    bind(name, action=lambda a=axis, d=delta: self._shift(a, d))
+                    bind(name, action=partial(self._shift, axis, delta))
         for digit in "0123456789":
-            bind(digit, action=lambda d=digit: self._digit(d))
+            bind(digit, action=partial(self._digit, digit))
         bind("enter", "space", action=self._play_cursor)
         bind("t", action=self._toggle_threats)
         bind("u", action=lambda: self._command("UNDO", cancel=True))

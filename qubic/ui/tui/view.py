@@ -16,6 +16,7 @@ from qubic.play.render import DISABLED, EMPTY, Layout, layout
 
 THREAT, THREATS = "!", "*"  # where one side, or several, could complete a line now
 Handler = Callable[[MouseEvent], object]
+Fragment = tuple[str, str, Handler | None]  # style, text, mouse handler
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def fragments(
     preview, the winner's lines and the last move (underlined; without colour, lowercase).
     Each cell answers the mouse with its handler, the spaces beside it too where they are
     its own."""
-    lines = [
+    lines: list[list[Fragment]] = [
         [("class:label", char, None) for char in line.ljust(shape.width + 1)]
         for line in shape.lines[: height(shape)]
     ]
@@ -112,9 +113,9 @@ def _cell(board: Board, cell: int, shown: Highlights, colour: bool) -> tuple[str
     return (mark.name.lower() if last and not colour else mark.name), style
 
 
-def _merged(line: list[tuple[str, str, Handler | None]]) -> StyleAndTextTuples:
+def _merged(line: list[Fragment]) -> StyleAndTextTuples:
     """Runs of characters with the same style and handler as one fragment each."""
-    runs: list[tuple[str, str, Handler | None]] = []
+    runs: list[Fragment] = []
     for style, text, handler in line:
         if runs and runs[-1][0] == style and runs[-1][2] is handler:
             runs[-1] = (style, runs[-1][1] + text, handler)
