@@ -306,7 +306,7 @@ def test_the_solver_stops_on_sigint_even_when_started_with_it_ignored(tmp_path):
 
 def test_a_line_no_unit_holds_has_its_own_end_as_the_units_root(tmp_path):
     # The fallback once returned the board's list of bitboards, which cannot key a dict.
-    line = [parse_cell(text) for text in "111 222 144".split()]
+    line = [parse_cell(text) for text in ["111", "222", "144"]]
     root = unit_root(Checkpoint(tmp_path / "empty.txt.xz"), line)
     assert root == tuple(Board.from_moves(line).bits)
     assert {root: 1}[root] == 1
