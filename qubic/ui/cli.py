@@ -8,14 +8,15 @@ import signal
 import sys
 from dataclasses import fields
 from datetime import date
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from qubic import __version__
 from qubic.core.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
 from qubic.play import savefile
+from qubic.play.commands import COMMAND_HELP
 from qubic.play.puzzle_session import PuzzleSession
 from qubic.play.puzzles import LENGTHS
-from qubic.play.session import COMMAND_HELP, Session
+from qubic.play.session import Session
 from qubic.play.settings import PLAYERS, Settings, parse_seconds
 from qubic.play.text import table
 from qubic.players.levels import DEFAULT_LEVEL, LEVELS
@@ -43,10 +44,7 @@ BROKEN_PIPE = 128 + signal.SIGPIPE  # the status a shell shows for a tool whose 
 
 
 def package_version() -> str:
-    try:
-        return version("qubic")
-    except PackageNotFoundError:
-        return "unknown"
+    return __version__
 
 
 def seconds(text: str) -> float:
