@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from qubic.core.board import Board, Mark
 from qubic.players.base import Player
-from qubic.players.heuristic import EasyPlayer
+from qubic.players.easy import EasyPlayer
 from qubic.players.levels import LEVELS, make_player
 from qubic.search.threats import ThreatSearch
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from qubic.core.board import Board, Mark
 from qubic.core.notation import parse_cell
 from qubic.players.base import Player
-from qubic.players.heuristic import NormalPlayer
+from qubic.players.normal import NormalPlayer
 
 HUMAN, MACHINE = Mark.X, Mark.O
 

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from qubic.core.board import PASS, Board, IllegalMoveError, Mark, iter_bits
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
-from qubic.players.heuristic import NormalPlayer
+from qubic.players.normal import NormalPlayer
 from tests.scripted import find_game
 
 

@@ -8,13 +8,13 @@ from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.players.levels import make_player
-from qubic.players.opening import BOOK_FILE, LOST, book_move, entries, parse
+from qubic.players.opening import BOOK_FILE, LOST, book_move, entries, parse_lines
 from qubic.proof.opening_build import best_reply, deciding, likely_replies, not_shown_lost
 from qubic.search.prover import shown_lost
 from tests.scripted import moves
 
 ENTRIES = list(
-    parse(resources.files("qubic.players").joinpath(BOOK_FILE).read_text(encoding="utf-8"))
+    parse_lines(resources.files("qubic.players").joinpath(BOOK_FILE).read_text(encoding="utf-8"))
 )
 ANSWERED = [(line, reply) for line, reply in ENTRIES if reply is not None]
 

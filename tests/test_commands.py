@@ -5,8 +5,9 @@ import re
 from qubic.core.board import PASS, Mark
 from qubic.core.notation import format_cell, parse_cell
 from qubic.play import savefile
+from qubic.play.commands import COMMAND_HELP, FILE, PASS_STAYS
 from qubic.play.render import Picture
-from qubic.play.session import COMMAND_HELP, FILE, GOODBYE, PASS_STAYS, Session
+from qubic.play.session import GOODBYE, Session
 from qubic.play.settings import Settings
 from qubic.players.levels import LEVELS, hint_level, make_player
 

@@ -9,7 +9,7 @@ import pytest
 
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell
-from qubic.players.heuristic import NormalPlayer
+from qubic.players.normal import NormalPlayer
 from tests.conftest import expect_goodbye, expect_prompt, prompt_pattern, run_piped, spawn
 from tests.scripted import find_game, human_moves, winning_line
 

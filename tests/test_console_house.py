@@ -11,8 +11,9 @@ import pexpect
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell, parse_cell
 from qubic.play import savefile
+from qubic.play.commands import COMMAND_HELP
 from qubic.play.render import COLOURS
-from qubic.play.session import COMMAND_HELP, Session
+from qubic.play.session import Session
 from qubic.play.settings import Settings
 from qubic.players.levels import hint_level, make_player
 from tests.conftest import (

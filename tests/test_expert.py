@@ -6,8 +6,8 @@ in test_threats): a setup wins when every reply leaves us a forced win by threat
 
 from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_cell
-from qubic.players.hard import holds
 from qubic.players.levels import make_player
+from qubic.search.defence import holds
 from qubic.search.prover import shown_lost
 from qubic.search.threats import ThreatSearch, new_threats
 

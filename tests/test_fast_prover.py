@@ -19,7 +19,7 @@ from qubic.proof.verify import walk
 from qubic.proof.writer import write_book
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, Prover
-from qubic.search.threats import winning_cells
+from qubic.search.threats import winning_mask
 from tests.test_prover import QUIET_WIN, bits
 
 
@@ -54,7 +54,7 @@ def test_its_quiet_moves_make_a_strategy_the_verifier_accepts(fast):
     book = {}
     for px, po, cell in quiet:
         assert px.bit_count() == po.bit_count() and not (px | po) >> cell & 1
-        assert not winning_cells(po, px)  # quiet: no block forced
+        assert not winning_mask(po, px)  # quiet: no block forced
         key, symmetry = CUBE.orient(px, po)
         book[key] = symmetry[cell]
     result = walk([parse_cell(m) for m in QUIET_WIN.split()], book)

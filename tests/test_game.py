@@ -13,8 +13,8 @@ from qubic.play.instructions import instructions
 from qubic.play.render import Picture
 from qubic.play.session import GOODBYE, Session, Stage, parse_yes_no
 from qubic.play.settings import Settings
-from qubic.players.heuristic import NormalPlayer
 from qubic.players.levels import LEVELS
+from qubic.players.normal import NormalPlayer
 from tests.scripted import find_game, human_moves, winning_line
 
 

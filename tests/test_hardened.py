@@ -17,9 +17,10 @@ import pytest
 from qubic.core.board import Board, Mark
 from qubic.core.variant import QUBIC
 from qubic.play import savefile
+from qubic.play.commands import COMMAND_HELP
 from qubic.play.instructions import instructions
 from qubic.play.render import COLOURS
-from qubic.play.session import COMMAND_HELP, GOODBYE
+from qubic.play.session import GOODBYE
 from qubic.play.settings import Settings
 from qubic.play.text import table
 from qubic.players.levels import LEVELS

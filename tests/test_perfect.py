@@ -11,11 +11,12 @@ import pytest
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
-from qubic.players.perfect import PerfectPlayer, called_for, x_move
+from qubic.players.perfect import PerfectPlayer, called_for
 from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
 from qubic.proof.verify import walk, walk_lines
 from qubic.search import strategy
 from qubic.search.prover import PROVED, Prover
+from qubic.search.strategy import x_move
 from qubic.search.threats import ThreatSearch
 from tests.test_prover import QUIET_WIN, bits
 

@@ -7,7 +7,7 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.search.prover import DISPROVED, PROVED, UNKNOWN, Prover, least_lost, shown_lost
-from qubic.search.threats import ThreatSearch, winning_cells
+from qubic.search.threats import ThreatSearch, winning_mask
 
 # X to move, twelve stones in: X wins, but only after quiet moves (found by hard v hard).
 QUIET_WIN = "144 233 141 441 111 133 333 323 223 143 413 113"
@@ -52,13 +52,13 @@ def test_a_win_needing_quiet_moves_is_proved_with_them():
         assert px.bit_count() == po.bit_count()  # X to move
         assert px & x == x and po & o == o  # reached from the root
         assert not (px | po) >> cell & 1
-        assert not winning_cells(px, po) and not winning_cells(po, px)
+        assert not winning_mask(px, po) and not winning_mask(po, px)
 
 
 def test_a_position_o_wins_is_disproved():
     # O to move with a three of its own and no X three to block.
     x, o = bits("111 222 112 233 144 244 411")
-    assert winning_cells(o, x)
+    assert winning_mask(o, x)
     assert Prover().prove(x, o, 100).status == DISPROVED
 
 

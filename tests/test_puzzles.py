@@ -16,7 +16,7 @@ from qubic.play.puzzles import (
     LENGTHS,
     MIXED,
     WINNING,
-    Outcome,
+    Effect,
     Puzzle,
     daily_seed,
     judge,
@@ -43,7 +43,7 @@ def after(board: Board, *cells: int) -> Board:
     return board
 
 
-def slip(board: Board) -> tuple[int, Outcome, int]:
+def slip(board: Board) -> tuple[int, Effect, int]:
     """The first move (lowest cell) that lets the win slip, its outcome and the reply."""
     search = ThreatSearch()
     for cell in board.legal_moves():
@@ -62,7 +62,7 @@ def test_a_puzzle_of_each_length_has_exactly_that_win_and_a_move_that_misses_it(
     assert_forcing_line(board, list(puzzle(length).solution))
     assert wins_within(board, length) and not wins_within(board, length - 1)
     cell, outcome, reply = slip(board)
-    if outcome is Outcome.LOSES:
+    if outcome is Effect.LOSES:
         assert reply in after(board, cell).winning_cells(board.turn.other)
     else:
         assert not wins_within(after(board, cell, reply), 12)
@@ -75,9 +75,9 @@ def test_playing_the_solution_meets_the_forced_blocks_and_solves(length):
     search = ThreatSearch()
     for index in range(0, len(solution) - 1, 2):
         judgement = judge(board, solution[index], search)
-        assert judgement.outcome is Outcome.GOES_ON and judgement.reply == solution[index + 1]
+        assert judgement.outcome is Effect.GOES_ON and judgement.reply == solution[index + 1]
         board = after(board, solution[index], solution[index + 1])
-    assert judge(board, solution[-1], search).outcome is Outcome.SOLVED
+    assert judge(board, solution[-1], search).outcome is Effect.SOLVED
 
 
 def test_the_same_seed_gives_the_same_puzzles_and_another_seed_others():

@@ -8,7 +8,8 @@ import pytest
 from qubic.play.session import Session
 from qubic.play.settings import Settings
 from qubic.ui import console
-from qubic.ui.console import PipedAsker, TimeUp, TurnClock, run
+from qubic.ui.console import PipedAsker, TimeUp, run
+from qubic.ui.shared import TurnClock
 
 
 class Scripted:

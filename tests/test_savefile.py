@@ -190,7 +190,7 @@ def games_in_progress(draw: st.DrawFn) -> tuple[Settings, Board]:
     )
     board = Board(variant, draw(st.sampled_from(list(Mark)[: variant.sides])))
     for _ in range(draw(st.integers(0, 80))):
-        if board.turn in options.people and draw(st.integers(0, 4)) == 0:
+        if board.turn in options.seats.persons and draw(st.integers(0, 4)) == 0:
             board.push_pass()
         else:
             board.push(draw(st.sampled_from(board.legal_moves())))

@@ -1,7 +1,7 @@
 import io
 import time
 
-from qubic.ui.console import Spinner
+from qubic.ui.shared import Spinner
 
 
 def test_a_quick_reply_shows_no_spinner():

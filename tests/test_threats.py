@@ -8,8 +8,8 @@ import pytest
 
 from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_cell
+from qubic.players.easy import EasyPlayer
 from qubic.players.hard import HardPlayer
-from qubic.players.heuristic import EasyPlayer
 from qubic.search.threats import OutOfBudget, ThreatSearch
 from tests.oracle import winning_first_moves
 from tests.scripted import moves, position

@@ -21,7 +21,7 @@ from qubic.play import savefile
 from qubic.play.render import layout
 from qubic.play.session import GOODBYE, Session
 from qubic.play.settings import Settings
-from qubic.players.heuristic import NormalPlayer
+from qubic.players.normal import NormalPlayer
 from qubic.ui.tui.worker import Worker, WorkerError
 from tests.conftest import program_env, qubic_command, run_piped
 from tests.scripted import find_game, human_moves

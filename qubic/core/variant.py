@@ -52,6 +52,22 @@ class Variant:
         return self.target > 1
 
     @property
+    def threat_theory(self) -> bool:
+        """Whether the threat searches' theory holds: two sides, and the first line wins."""
+        return self.sides == 2 and self.target == 1
+
+    @property
+    def is_qubic(self) -> bool:
+        """Whether this is QUBIC's game (4x4x4, two sides, the first line wins), by any name."""
+        return (self.size, self.dims, self.no_centre, self.sides, self.target) == (
+            4,
+            3,
+            False,
+            2,
+            1,
+        )
+
+    @property
     def spec(self) -> str:
         """The variant as words `parse_spec` reads back: name and every setting."""
         words = [

@@ -15,10 +15,9 @@ from enum import Enum
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE, Geometry
 from qubic.core.notation import format_cell
-from qubic.players.hard import is_safe
-from qubic.players.levels import first_line_two_sides, qubic_only
 from qubic.search import strategy
-from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch, still_forces, winning_cells
+from qubic.search.defence import is_safe
+from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch, still_forces, winning_mask
 
 # The positions one analysis may search, about a second: on 4x4x4 the most seen in positions
 # from machine games is under 200,000 (benchmarks/analysis.py); bigger cubes can take longer.
@@ -60,7 +59,7 @@ def analyze(
     bring its own budget (else NODES positions); `book` is the strategy book asked (the
     shipped one if None). Unanswered for a game over, a variant the theory does not cover
     (more sides, or lines that score) or a search out of budget."""
-    if not first_line_two_sides(board.variant):
+    if not board.variant.threat_theory:
         raise Unanswered("analysis is for two-sided games where the first line wins")
     if board.is_over():
         raise Unanswered("the game is over")
@@ -112,7 +111,7 @@ def proof_winner(board: Board, book: strategy.Entries) -> Mark | None:
     """The side that wins with perfect play where the proof's strategy book holds the
     position (QUBIC, the first mover to play); None where it does not."""
     first = board.first
-    if not qubic_only(board.variant) or board.turn is not first:
+    if not board.variant.is_qubic or board.turn is not first:
         return None
     found = strategy.lookup(book, board.bits[first], board.bits[first.other])
     return None if found is None else first
@@ -120,7 +119,7 @@ def proof_winner(board: Board, book: strategy.Entries) -> Mark | None:
 
 def _at_once(line: list[int], me: int, you: int, geometry: Geometry) -> bool:
     """Whether the line's first move completes a line of `me`'s."""
-    return bool(winning_cells(me, you, geometry) >> line[0] & 1)
+    return bool(winning_mask(me, you, geometry) >> line[0] & 1)
 
 
 def line_rows(

@@ -8,26 +8,19 @@ the position stays as it was. No terminal in sight.
 
 from __future__ import annotations
 
-import random
 from datetime import date
+from functools import partial
 
 from qubic.core.board import iter_bits
 from qubic.core.notation import format_cell
 from qubic.play.analysis import line_rows, moves_word
-from qubic.play.puzzles import Outcome, Puzzle, daily_seed, judge, sitting_puzzle
-from qubic.play.render import Picture
-from qubic.play.session import (
-    COMMAND_HELP,
-    GOODBYE,
-    LEAVE,
-    SHOW_OPTIONS,
-    Output,
-    Session,
-    Stage,
-    parse_yes_no,
-)
+from qubic.play.commands import COMMAND_HELP, LEAVE, SHOW_OPTIONS, Hint, show
+from qubic.play.puzzles import Effect, Puzzle, daily_seed, judge, sitting_puzzle
+from qubic.play.render import Output, Picture
+from qubic.play.session import GOODBYE, Session, Stage, parse_yes_no
 from qubic.play.settings import Settings
 from qubic.play.text import table
+from qubic.players.base import new_seed
 from qubic.search.threats import ThreatSearch, new_threats
 
 INTRO = """\
@@ -59,11 +52,7 @@ class PuzzleSession(Session):
     ) -> None:
         super().__init__(Settings(players=2, always_show=True))  # the machine answers within
         self.day = day
-        self.seed = (
-            daily_seed(day)
-            if day is not None
-            else (seed if seed is not None else random.randrange(2**32))
-        )
+        self.seed = daily_seed(day) if day is not None else new_seed(seed)
         self.told_seed = seed is None and day is None  # a random sitting says how to repeat it
         self.length = length
         self.number = self.solved = 0
@@ -71,8 +60,8 @@ class PuzzleSession(Session):
         self.search = ThreatSearch()
         self.helped = False  # SOLUTION was shown for this puzzle
         self.commands = {
-            "SHOW": self._show,
-            "BOARD": self._show,
+            "SHOW": partial(show, self),
+            "BOARD": partial(show, self),
             "HINT": self._hint,
             "SOLUTION": self._solution,
             "SKIP": self._skip,
@@ -149,7 +138,7 @@ class PuzzleSession(Session):
 
     def _play(self, cell: int) -> Output:
         judgement = judge(self.board, cell, self.search)
-        if judgement.outcome is Outcome.SOLVED:
+        if judgement.outcome is Effect.SOLVED:
             self.board.push(cell)
             self.stage = Stage.PLAY_AGAIN
             self.solved += not self.helped
@@ -162,11 +151,11 @@ class PuzzleSession(Session):
             return [Picture.of(self.board), f"{verdict}! {how}", self._tally()]
         assert judgement.reply is not None
         reply = format_cell(judgement.reply)
-        if judgement.outcome is Outcome.LOSES:
+        if judgement.outcome is Effect.LOSES:
             reason = f"THE MACHINE WOULD WIN AT {reply}"
-        elif judgement.outcome is Outcome.BLOCKED:
+        elif judgement.outcome is Effect.BLOCKED:
             reason = f"{self._reply_words(cell, judgement.reply)}, AND YOUR THREATS RUN OUT"
-        elif judgement.outcome is Outcome.ANSWERED:
+        elif judgement.outcome is Effect.ANSWERED:
             reason = f"THE MACHINE WOULD ANSWER {reply}, AND NO FORCED WIN WOULD REMAIN"
         else:
             said = self._reply_words(cell, judgement.reply)
@@ -193,7 +182,8 @@ class PuzzleSession(Session):
     def _hint(self, argument: str) -> Output:
         if argument:
             return ["HINT TAKES NOTHING AFTER IT."]
-        return [f"HINT: {format_cell(self._line()[0])}"]
+        cell = self._line()[0]
+        return [Hint(f"HINT: {format_cell(cell)}", cell)]
 
     def _solution(self, argument: str) -> Output:
         if argument:

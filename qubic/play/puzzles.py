@@ -21,16 +21,17 @@ from enum import Enum
 
 from qubic.core.board import Board, Mark, iter_bits
 from qubic.play.analysis import own_moves
-from qubic.players.hard import decide, is_safe
-from qubic.players.heuristic import score_cells
+from qubic.players.hard import decide
 from qubic.players.levels import make_player
+from qubic.search.defence import is_safe
+from qubic.search.scoring import score_cells
 from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
     lowest,
     still_forces,
     threat_moves,
-    winning_cells,
+    winning_mask,
 )
 
 LENGTHS = range(1, 13)  # the puzzle lengths one can ask for, in own moves
@@ -115,7 +116,7 @@ def _from_game(
     for cell in moves:
         me, you = board.bits[board.turn], board.bits[board.turn.other]
         line = None
-        if not winning_cells(me, you) and search.forced_win(me, you, shortest=False):
+        if not winning_mask(me, you) and search.forced_win(me, you, shortest=False):
             line = search.forced_win(me, you)
         if line is not None:
             found = own_moves(line)
@@ -174,7 +175,7 @@ def check(board: Board, length: int, search: ThreatSearch) -> Puzzle | None:
     threats exactly `length` own moves, and some plausible move (a threat, or the heuristic's
     favourite) that does not win."""
     me, you = board.bits[board.turn], board.bits[board.turn.other]
-    if board.is_over() or winning_cells(me, you):
+    if board.is_over() or winning_mask(me, you):
         return None
     line = search.forced_win(me, you)
     if line is None or own_moves(line) != length:
@@ -187,7 +188,7 @@ def check(board: Board, length: int, search: ThreatSearch) -> Puzzle | None:
     return Puzzle(tuple(board.moves), tuple(line))
 
 
-class Outcome(Enum):
+class Effect(Enum):
     """What a move of the attacker's does to its forced win."""
 
     SOLVED = "solved"  # four in a line, or two threats the defender cannot both stop
@@ -197,14 +198,14 @@ class Outcome(Enum):
     ANSWERED = "answered"  # a quiet move the defender answers, leaving no forced win
 
 
-WINNING = (Outcome.SOLVED, Outcome.GOES_ON)
+WINNING = (Effect.SOLVED, Effect.GOES_ON)
 
 
 @dataclass(frozen=True)
 class Judgement:
     """A move's outcome and the defender's reply (none when SOLVED)."""
 
-    outcome: Outcome
+    outcome: Effect
     reply: int | None = None
 
 
@@ -215,25 +216,25 @@ def judge(board: Board, cell: int, search: ThreatSearch) -> Judgement:
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     bit = 1 << cell
     mine = me | bit
-    made = winning_cells(mine, you)
-    theirs = winning_cells(you, mine)
-    if winning_cells(me, you) & bit or (made & (made - 1) and not theirs):
-        return Judgement(Outcome.SOLVED)
+    made = winning_mask(mine, you)
+    theirs = winning_mask(you, mine)
+    if winning_mask(me, you) & bit or (made & (made - 1) and not theirs):
+        return Judgement(Effect.SOLVED)
     if theirs:
-        return Judgement(Outcome.LOSES, lowest(theirs))
+        return Judgement(Effect.LOSES, lowest(theirs))
     if made:
         block = lowest(made)
         if search.forced_win(mine, you | 1 << block, shortest=False) is None:
-            return Judgement(Outcome.BLOCKED, block)
-        return Judgement(Outcome.GOES_ON, block)
+            return Judgement(Effect.BLOCKED, block)
+        return Judgement(Effect.GOES_ON, block)
     line = search.forced_win(mine, you) or []
     scores = score_cells(board, board.turn.other)
     replies = [c for c in line if c in scores] + sorted(scores, key=lambda c: -scores[c])
     for reply in dict.fromkeys(replies):
         if reply != cell and is_safe(search, you, mine, reply):
-            return Judgement(Outcome.ANSWERED, reply)
+            return Judgement(Effect.ANSWERED, reply)
     replies = [c for c in scores if c != cell]
     return Judgement(
-        Outcome.GOES_ON,
+        Effect.GOES_ON,
         max(replies, key=lambda c: own_moves(search.forced_win(mine, you | 1 << c) or ())),
     )

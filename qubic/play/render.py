@@ -53,6 +53,9 @@ class Picture:
         )
 
 
+Output = list["str | Picture"]  # what a session says: lines of text, pictures of the board
+
+
 @dataclass(frozen=True)
 class Layout:
     """The board's lines with a space where each cell's symbol goes, and each cell's place

@@ -233,7 +233,7 @@ def _replay(moves: str, first: Mark, settings: Settings) -> Board:
         if board.is_over():
             raise SaveFileError(f"move {number} comes after the end of the game")
         if token == PASS_TOKEN:
-            if board.turn not in settings.people:
+            if board.turn not in settings.seats.persons:
                 raise SaveFileError(f"move {number} is a pass by the machine, which never passes")
             board.push_pass()
             continue

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from qubic.core.board import Mark
 from qubic.core.variant import QUBIC, SIDES, Variant
+from qubic.play.seats import Seats
 from qubic.players.levels import DEFAULT_LEVEL
 
 PLAYERS = range(0, SIDES[-1] + 1)  # people at the keyboard: they take the first sides
@@ -25,9 +25,9 @@ class Settings:
     variant: Variant = QUBIC
 
     @property
-    def people(self) -> tuple[Mark, ...]:
-        """The marks played by people at the keyboard."""
-        return tuple(Mark(side) for side in range(self.players))
+    def seats(self) -> Seats:
+        """Who plays which side."""
+        return Seats(self.players, self.variant.sides)
 
 
 def parse_seconds(text: str, zero: bool = False) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -24,3 +25,13 @@ class Player(Protocol):
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
         """The move for the side to move; `seconds` caps the thinking time where that matters."""
         ...
+
+
+def new_seed(seed: int | None) -> int:
+    """A player's seed: the one given, else a fresh random one."""
+    return random.randrange(2**32) if seed is None else seed
+
+
+def position_rng(seed: int, board: Board) -> random.Random:
+    """Randomness that depends only on the seed and the position, so replies are reproducible."""
+    return random.Random(":".join(map(str, [seed, *board.bits])))

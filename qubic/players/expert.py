@@ -14,33 +14,28 @@ wins, it plays the best of its candidates that the prover does not show lost
 from __future__ import annotations
 
 import contextlib
-import random
-import sys
 import time
 from typing import TYPE_CHECKING
 
-from qubic.core.board import Board, iter_bits
+from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.players import hard
-from qubic.players.base import Reply
-from qubic.players.hard import defences, defend, forced_move, quiet_ranking
-from qubic.players.heuristic import position_rng, score_cells
+from qubic.players.base import Reply, new_seed, position_rng
+from qubic.players.hard import quiet_ranking
 from qubic.players.opening import book_move
+from qubic.search.defence import defences, defend, forced_move
 from qubic.search.prover import Prover, shown_lost
+from qubic.search.scoring import score_cells
+from qubic.search.setups import MAX_SETUPS, SetupSearch
 from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
-    lowest,
-    new_threats,
-    still_forces,
-    winning_cells,
 )
 
 NODES = 400_000  # threat-search positions for the proofs: a second or so here, reproducible
 SECONDS = 4.5  # a move never takes longer, whatever the counts (the issue's cap is 5 s)
 PROOF_SHARE = 0.5  # of that time, at most this much for the proofs
 ATTACK_SHARE = 0.4  # of the proofs' budget, at most this much looking for our own setup wins
-MAX_SETUPS = 4  # deepest number of own setups searched
 DEEP_CHECKS = 3  # moves checked for the opponent's wins with two setups
 DEEP_NODES = 150_000  # threat-search positions for each such check
 PLAYOUT_CANDIDATES = 8  # moves that survive the proofs and are then played out
@@ -49,93 +44,13 @@ PLAYOUTS_PER_ROUND = 2  # playouts per candidate before the weaker half is dropp
 PLAYOUT_NODES = 1_500_000  # threat-search positions for all playouts: three seconds or so here
 
 
-class SetupSearch:
-    """Forced wins whose attacker moves are threats or setups, proved against every reply."""
-
-    def __init__(self, threats: ThreatSearch) -> None:
-        self.threats = threats
-        self._refuted: dict[tuple[int, int], int] = {}
-
-    def forced_win(
-        self,
-        me: int,
-        you: int,
-        max_setups: int = MAX_SETUPS,
-        nodes: int | None = None,
-        seconds: float | None = None,
-    ) -> int | None:
-        """A first move that wins by force for `me` to move with at most `max_setups` setups,
-        fewest setups first; None if there is none. Raises OutOfBudget when `nodes` more
-        threat-search positions, `seconds`, or the threat search's own budget run out first."""
-        self._node_limit = sys.maxsize if nodes is None else self.threats.nodes + nodes
-        self._deadline = None if seconds is None else time.perf_counter() + seconds
-        for setups in range(0, max_setups + 1):
-            move = self._attack(me, you, setups)
-            if move is not None:
-                return move
-        return None
-
-    def _attack(self, me: int, you: int, setups: int) -> int | None:
-        if self.threats.nodes > self._node_limit or (
-            self._deadline is not None and time.perf_counter() > self._deadline
-        ):
-            raise OutOfBudget
-        line = self.threats.forced_win(me, you, shortest=False)
-        if line is not None:
-            return line[0]
-        if setups == 0 or self._refuted.get((me, you), -1) >= setups:
-            return None
-        geometry = self.threats.geometry
-        theirs = winning_cells(you, me, geometry)
-        if theirs & (theirs - 1):
-            return None
-        for cell in self._setup_candidates(me, you, theirs):
-            mine = me | 1 << cell
-            block = new_threats(mine, you, cell, geometry)
-            if block:
-                # A threat: its block is forced, and the setups after it decide.
-                if self._attack(mine, you | block, setups) is not None:
-                    return cell
-                continue
-            threat = self.threats.forced_win(mine, you, shortest=False)
-            if threat is not None and self._refutations_fail(mine, you, threat, setups - 1):
-                return cell
-        self._refuted[(me, you)] = setups
-        return None
-
-    def _setup_candidates(self, me: int, you: int, theirs: int) -> list[int]:
-        """Empty cells that could help a chain of ours: on a line we hold and they do not."""
-        if theirs:
-            return [lowest(theirs)]
-        geometry = self.threats.geometry
-        cells = 0
-        for mask in geometry.line_masks:
-            if me & mask and not you & mask:
-                cells |= mask
-        return list(iter_bits(cells & ~(me | you) & geometry.full_mask))
-
-    def _refutations_fail(self, me: int, you: int, threat: list[int], setups: int) -> bool:
-        """With the opponent to move against our `threat`, every reply loses: it wins nothing
-        by force itself, and after each reply that refutes the threat we still win."""
-        if self.threats.forced_win(you, me, shortest=False) is not None:
-            return False
-        geometry = self.threats.geometry
-        for cell in iter_bits(~(me | you) & geometry.full_mask):
-            yours = you | 1 << cell
-            if still_forces(threat, me, yours, geometry):
-                continue
-            if self._attack(me, yours, setups) is None:
-                return False
-        return True
-
-
 class ExpertPlayer:
     """Hard's play plus setup wins, setup defence, playouts and the opening book;
     reproducible by seed within budget. `vet`: moving second on the cube, pass over the
     candidates the prover shows lost (level perfect, which weighs every move, does not)."""
 
     def __init__(self, seed: int | None = None, vet: bool = True) -> None:
-        self.seed = random.randrange(2**32) if seed is None else seed
+        self.seed = new_seed(seed)
         self.vet = vet
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:

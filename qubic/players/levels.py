@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from qubic.core.variant import QUBIC, Variant
+from qubic.core.variant import Variant
 from qubic.players.base import Player
 from qubic.players.classic import ClassicPlayer
+from qubic.players.easy import EasyPlayer
 from qubic.players.expert import ExpertPlayer
 from qubic.players.hard import HardPlayer
-from qubic.players.heuristic import EasyPlayer, NormalPlayer
+from qubic.players.normal import NormalPlayer
 from qubic.players.perfect import PerfectPlayer
 from qubic.players.shrewd import ShrewdPlayer
 
@@ -19,19 +20,12 @@ def every(variant: Variant) -> bool:
     return True
 
 
-def first_line_two_sides(variant: Variant) -> bool:
-    """The threat searches' theory: two sides, and the first line wins."""
-    return variant.sides == 2 and variant.target == 1
+def threat_theory(variant: Variant) -> bool:
+    return variant.threat_theory
 
 
-def qubic_only(variant: Variant) -> bool:
-    return (variant.size, variant.dims, variant.no_centre, variant.sides, variant.target) == (
-        QUBIC.size,
-        QUBIC.dims,
-        QUBIC.no_centre,
-        QUBIC.sides,
-        QUBIC.target,
-    )
+def is_qubic(variant: Variant) -> bool:
+    return variant.is_qubic
 
 
 @dataclass(frozen=True)
@@ -65,14 +59,14 @@ LEVELS: dict[str, Level] = {
             "hard",
             "finds forced wins by chains of threats and stops yours",
             HardPlayer,
-            first_line_two_sides,
+            threat_theory,
             "two-sided games where the first line wins",
         ),
         Level(
             "expert",
             "hard, plus wins built from quiet moves that threaten such chains",
             ExpertPlayer,
-            first_line_two_sides,
+            threat_theory,
             "two-sided games where the first line wins",
         ),
         Level(
@@ -80,14 +74,14 @@ LEVELS: dict[str, Level] = {
             "moving first, the proof's strategy: it never loses; "
             "second, expert checked by the prover",
             PerfectPlayer,
-            qubic_only,
+            is_qubic,
             "QUBIC (4x4x4, two sides, the first line wins)",
         ),
         Level(
             "classic",
             "the 1970s BASIC QUBIC machine, move for move and in its own words",
             ClassicPlayer,
-            qubic_only,
+            is_qubic,
             "QUBIC (4x4x4, two sides, the first line wins)",
         ),
     )

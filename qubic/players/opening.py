@@ -45,7 +45,7 @@ def entries(text: str) -> dict[tuple[int, int], int | None]:
     """Canonical position (the mover's and the opponent's bitboards) -> canonical reply
     (None where the book leaves the position to the game's search)."""
     found = {}
-    for moves, reply in parse(text):
+    for moves, reply in parse_lines(text):
         key, symmetry = orientation(Board.from_moves(moves))
         found[key] = None if reply is None else symmetry[reply]
     return found
@@ -56,7 +56,7 @@ def _deepest() -> int:
     return max((key[0] | key[1]).bit_count() for key in _entries()) if _entries() else -1
 
 
-def parse(text: str) -> Iterable[tuple[list[int], int | None]]:
+def parse_lines(text: str) -> Iterable[tuple[list[int], int | None]]:
     """The (moves, reply) of each entry line, `111 114 -> 222`, the reply None for `LOST`;
     '#' starts a comment."""
     for line in text.splitlines():

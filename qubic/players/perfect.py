@@ -13,44 +13,22 @@ seconds after the move began, whichever comes first (or once the time limit has 
 
 from __future__ import annotations
 
-import random
 import time
 
 from qubic.core.board import Board
-from qubic.core.geometry import CUBE, Orientation
+from qubic.core.geometry import CUBE
 from qubic.core.symmetry import orbit_representatives, stabilizer
-from qubic.players.base import Reply
+from qubic.players.base import Reply, new_seed
 from qubic.players.expert import ExpertPlayer
-from qubic.players.hard import forced_move
-from qubic.players.heuristic import score_cells
 from qubic.search import strategy
+from qubic.search.defence import forced_move
 from qubic.search.prover import least_lost
-from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, winning_cells
+from qubic.search.scoring import score_cells
+from qubic.search.strategy import x_move
+from qubic.search.threats import OutOfBudget, ThreatSearch
 
-THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
 CHECK_SECONDS = 2.0  # as O, no check starts this long after expert's move...
 MOVE_SECONDS = 5.0  # ...or this long after the move began, whichever comes first
-
-
-def x_move(
-    x: int, o: int, book: strategy.Entries, orientation: Orientation | None = None
-) -> tuple[int, str] | None:
-    """X's move by the strategy and why: 'win', 'block', 'book' or 'threats'; None when the
-    strategy has no move here. `orientation`: `CUBE.orient(x, o)`, if the caller has it."""
-    wins = winning_cells(x, o)
-    if wins:
-        return lowest(wins), "win"
-    theirs = winning_cells(o, x)
-    if theirs:
-        return lowest(theirs), "block"
-    cell = strategy.lookup(book, x, o, orientation)
-    if cell is not None:
-        return cell, "book"
-    try:
-        line = ThreatSearch(THREAT_NODES).forced_win(x, o, shortest=False)
-    except OutOfBudget:
-        return None
-    return (line[0], "threats") if line else None
 
 
 class PerfectPlayer:
@@ -58,7 +36,7 @@ class PerfectPlayer:
     the other (the proof's X and O: in the console the machine may be either)."""
 
     def __init__(self, seed: int | None = None, book: strategy.Entries | None = None) -> None:
-        self.seed = random.randrange(2**32) if seed is None else seed
+        self.seed = new_seed(seed)
         self.book = strategy.shipped() if book is None else book
         self.expert = ExpertPlayer(self.seed, vet=False)  # `_resist` weighs every move itself
         CUBE.orient(0, 0)  # builds the symmetry tables now, not in the first move's time

@@ -19,8 +19,8 @@ import random
 import time
 
 from qubic.core.board import Board, Mark
-from qubic.players.base import Reply
-from qubic.players.heuristic import position_rng
+from qubic.players.base import Reply, new_seed, position_rng
+from qubic.search.threats import OutOfBudget
 
 DEPTH = 4  # moves looked ahead: ours and the next sides' replies
 WIDTHS = (8, 5, 4, 3)  # candidates searched at each depth, best first
@@ -32,15 +32,11 @@ URGENT = 100  # candidates: how much more completing or blocking a line counts
 SECONDS = 0.8  # a move never takes longer: the search keeps the best found so far
 
 
-class TimeUp(Exception):
-    """The move's time ran out."""
-
-
 class ShrewdPlayer:
     """Max-n over the best few candidates at each depth; reproducible by seed within time."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = random.randrange(2**32) if seed is None else seed
+        self.seed = new_seed(seed)
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
         search = Search(board, time.perf_counter() + (SECONDS if seconds is None else seconds))
@@ -68,7 +64,7 @@ class Search:
         for cell in ranked:
             try:
                 values = self._after(cell, 1)
-            except TimeUp:
+            except OutOfBudget:
                 break
             utility = _utility(values, mark)
             if utility > top:
@@ -92,7 +88,7 @@ class Search:
                 return [win if mark is board.winner else -win for mark in board.sides]
             if depth == DEPTH or board.is_over():
                 if time.perf_counter() > self.deadline:
-                    raise TimeUp
+                    raise OutOfBudget
                 return self._leaf()
             mark = board.turn
             best: list[float] | None = None

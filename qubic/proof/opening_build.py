@@ -18,8 +18,8 @@ from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
 from qubic.players import hard
-from qubic.players.heuristic import NormalPlayer
 from qubic.players.levels import make_player
+from qubic.players.normal import NormalPlayer
 from qubic.players.opening import BOOK_FILE, LOST, entries, orientation
 from qubic.search.prover import Prover, shown_lost
 from qubic.search.threats import ThreatSearch

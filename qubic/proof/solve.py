@@ -47,7 +47,7 @@ from qubic.proof.unit import (
 from qubic.proof.writer import write_book
 from qubic.search.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
 from qubic.search.strategy import SHIPPED as STRATEGY
-from qubic.search.threats import winning_cells
+from qubic.search.threats import winning_mask
 
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
@@ -278,7 +278,7 @@ class Solver:
             node.pn == 0
             and x_to_move(node.x, node.o)
             and node.children
-            and not winning_cells(node.o, node.x)
+            and not winning_mask(node.o, node.x)
         ):  # (a block is no quiet move)
             best = min(node.children, key=lambda child: child.pn)
             canon, symmetry = CUBE.orient(node.x, node.o)

@@ -25,9 +25,9 @@ from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.notation import format_cell, parse_cell
 from qubic.core.symmetry import line_profile, orbit_representatives, stabilizer
-from qubic.players.perfect import x_move
 from qubic.search import strategy
-from qubic.search.threats import lowest, winning_cells
+from qubic.search.strategy import x_move
+from qubic.search.threats import lowest, winning_mask
 
 Mover = Callable[[int, int, strategy.Entries, Orientation | None], tuple[int, str] | None]
 QUIET = ("book", "setup")  # the reasons of the quiet moves a book must hold
@@ -123,10 +123,10 @@ def _walk(
     profiles = {line_profile(CUBE, x, o) for x, o in book}
     while stack and (limit is None or result.positions < limit):
         x, o, path = stack.pop()
-        if winning_cells(x, o):  # no need to look for the position again
+        if winning_mask(x, o):  # no need to look for the position again
             result.answered["win"] += 1
             continue
-        if winning_cells(o, x) or line_profile(CUBE, x, o) in profiles:
+        if winning_mask(o, x) or line_profile(CUBE, x, o) in profiles:
             orientation = CUBE.orient(x, o)
             if orientation[0] in seen:
                 continue
@@ -149,11 +149,11 @@ def _walk(
         x |= 1 << cell
         path = (cell, path)
         empty = CUBE.full_mask & ~(x | o)
-        theirs = winning_cells(o, x)
+        theirs = winning_mask(o, x)
         if not empty or theirs:  # a draw, or O wins
             result.failures.append(_moves(path if not theirs else (lowest(theirs), path)))
             continue
-        mine = winning_cells(x, o)
+        mine = winning_mask(x, o)
         if mine:  # O must block X's three: every other reply loses at once
             result.lost_at_once += empty.bit_count() - 1
             replies = [lowest(mine)]

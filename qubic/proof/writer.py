@@ -16,13 +16,12 @@ from typing import NamedTuple, TextIO
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
-from qubic.players.expert import SetupSearch
-from qubic.players.perfect import x_move
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.unit import UNIT_WIDTH, unit
 from qubic.proof.verify import walk, walk_lines
 from qubic.search.prover import PROVED, X_WIDTH
-from qubic.search.strategy import Entries, format_entries, lookup
+from qubic.search.setups import SetupSearch
+from qubic.search.strategy import Entries, format_entries, lookup, x_move
 from qubic.search.threats import OutOfBudget, ThreatSearch
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,

@@ -30,13 +30,14 @@ from itertools import islice
 
 from qubic.core.geometry import CUBE
 from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.search.budget import Budget
 from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
     lowest,
     new_threats,
     still_forces,
-    winning_cells,
+    winning_mask,
 )
 
 INF = 1 << 40
@@ -91,11 +92,11 @@ def proof_moves(
         if x_to_move(x, o):
             move = winning_move(x, o)
             if move >= 0:
-                if not winning_cells(o, x):
+                if not winning_mask(o, x):
                     yield x, o, move
                 stack.append((x | 1 << move, o))
             continue
-        mine = winning_cells(x, o)
+        mine = winning_mask(x, o)
         if mine & (mine - 1):
             continue  # two threes: O blocks one, X completes the other
         stack.extend((x, o | 1 << cell) for cell in replies(x, o))
@@ -128,14 +129,14 @@ class Prover:
         self.moves: dict[tuple[int, int], int] = {}  # proved OR node -> its winning move
         self.expanded = 0
         self._limit = 0
-        self._deadline: float | None = None
+        self._budget = Budget()
         self._children: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
 
     def prove(self, x: int, o: int, nodes: int, seconds: float | None = None) -> Result:
         """Search `(x, o)` for at most `nodes` more expansions (and about `seconds`)."""
         start, first = time.perf_counter(), self.expanded
         self._limit = self.expanded + nodes
-        self._deadline = None if seconds is None else start + seconds
+        self._budget = Budget(seconds=seconds)
         group = stabilizer(CUBE, x, o)
         pn, dn = self._mid(x, o, group, INF, INF)
         return Result(status(pn, dn), pn, dn, self.expanded - first, time.perf_counter() - start)
@@ -161,7 +162,7 @@ class Prover:
             return known
         if key not in self._children:
             self.expanded += 1
-            if self._deadline is not None and time.perf_counter() > self._deadline:
+            if self._budget.expired():
                 self._limit = self.expanded  # out of time: every loop ends as if out of nodes
             verdict = self.settle(x, o)
             if verdict is not None:
@@ -218,19 +219,19 @@ class Prover:
         if (x | o) == FULL:
             return INF, 0
         if x_to_move(x, o):
-            if winning_cells(x, o):
+            if winning_mask(x, o):
                 self.moves[(x, o)] = -1
                 return 0, INF
-            theirs = winning_cells(o, x)
+            theirs = winning_mask(o, x)
             if theirs & (theirs - 1):
                 return INF, 0
             if self._threat_win(x, o):
                 self.moves[(x, o)] = -1
                 return 0, INF
             return None
-        if winning_cells(o, x):
+        if winning_mask(o, x):
             return INF, 0
-        mine = winning_cells(x, o)
+        mine = winning_mask(x, o)
         if mine & (mine - 1):
             return 0, INF
         if not mine and self._threat_win(o, x):
@@ -251,7 +252,7 @@ class Prover:
         o after); for X at most `width` (default the prover's)."""
         empty = FULL & ~(x | o)
         if x_to_move(x, o):
-            theirs = winning_cells(o, x)
+            theirs = winning_mask(o, x)
             if theirs:
                 return [(lowest(theirs), x | 1 << lowest(theirs), o)]
             cells: Iterable[int] = ranked_cells(x, o, orbit_representatives(empty, group))
@@ -259,7 +260,7 @@ class Prover:
             if line is not None:
                 cells = (c for c in cells if not _still_wins(line, o, x, c))
             return [(c, x | 1 << c, o) for c in islice(cells, width or self.width)]
-        mine = winning_cells(x, o)
+        mine = winning_mask(x, o)
         if mine:
             return [(lowest(mine), x, o | mine)]
         line = self._threat_win(x, o)

@@ -14,14 +14,16 @@ from importlib import resources
 from pathlib import Path
 
 from qubic.core.geometry import CUBE, Orientation
+from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, winning_mask
 
 STRATEGY_FILE = "strategy.txt"
+THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
 SHIPPED = Path(__file__).with_name(STRATEGY_FILE)  # where the book builds write it
 
 Entries = dict[tuple[int, int], int]
 
 
-def parse(text: str) -> Entries:
+def parse_entries(text: str) -> Entries:
     """The entries of a strategy file's text; '#' starts a comment."""
     entries = {}
     for line in text.splitlines():
@@ -44,11 +46,11 @@ def format_entries(entries: Iterable[tuple[tuple[int, int], int]]) -> str:
 def shipped() -> Entries:
     """The package's strategy book."""
     source = resources.files("qubic.search").joinpath(STRATEGY_FILE)
-    return parse(source.read_text(encoding="ascii")) if source.is_file() else {}
+    return parse_entries(source.read_text(encoding="ascii")) if source.is_file() else {}
 
 
 def load(path: Path) -> Entries:
-    return parse(path.read_text(encoding="ascii"))
+    return parse_entries(path.read_text(encoding="ascii"))
 
 
 def lookup(entries: Entries, x: int, o: int, orientation: Orientation | None = None) -> int | None:
@@ -59,3 +61,24 @@ def lookup(entries: Entries, x: int, o: int, orientation: Orientation | None = N
     key, symmetry = orientation or CUBE.orient(x, o)
     cell = entries.get(key)
     return None if cell is None else symmetry.index(cell)
+
+
+def x_move(
+    x: int, o: int, book: Entries, orientation: Orientation | None = None
+) -> tuple[int, str] | None:
+    """X's move by the strategy and why: 'win', 'block', 'book' or 'threats'; None when the
+    strategy has no move here. `orientation`: `CUBE.orient(x, o)`, if the caller has it."""
+    wins = winning_mask(x, o)
+    if wins:
+        return lowest(wins), "win"
+    theirs = winning_mask(o, x)
+    if theirs:
+        return lowest(theirs), "block"
+    cell = lookup(book, x, o, orientation)
+    if cell is not None:
+        return cell, "book"
+    try:
+        line = ThreatSearch(THREAT_NODES).forced_win(x, o, shortest=False)
+    except OutOfBudget:
+        return None
+    return (line[0], "threats") if line else None

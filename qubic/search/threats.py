@@ -15,9 +15,9 @@ first line wins.
 from __future__ import annotations
 
 import sys
-import time
 
 from qubic.core.geometry import CUBE, Geometry
+from qubic.search.budget import Budget
 
 MAX_THREATS = 16  # deepest chain of own threat moves searched (the issue asks for 12)
 EXHAUSTED = sys.maxsize  # a refuted position whose every chain ran out before any depth limit
@@ -32,7 +32,7 @@ def lowest(bits: int) -> int:
     return (bits & -bits).bit_length() - 1
 
 
-def winning_cells(me: int, you: int, geometry: Geometry = CUBE) -> int:
+def winning_mask(me: int, you: int, geometry: Geometry = CUBE) -> int:
     """Bitboard of the cells where `me` would complete a line now."""
     three = geometry.size - 1
     cells = 0
@@ -91,13 +91,15 @@ class ThreatSearch:
 
     def set_budget(self, nodes: int | None = None, seconds: float | None = None) -> None:
         """From now on, at most `nodes` more positions and `seconds` more time."""
-        self.node_limit = sys.maxsize if nodes is None else self.nodes + nodes
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.budget = Budget(nodes, seconds, self.nodes)
+
+    @property
+    def node_limit(self) -> int:
+        """The node count at which the search stops."""
+        return self.budget.node_limit
 
     def out_of_budget(self) -> bool:
-        return self.nodes > self.node_limit or (
-            self.deadline is not None and time.perf_counter() > self.deadline
-        )
+        return self.budget.exhausted(self.nodes)
 
     def forced_win(
         self, me: int, you: int, max_threats: int = MAX_THREATS, shortest: bool = True
@@ -215,7 +217,7 @@ def still_forces(
     might refute a known win and the many that plainly do not.
     """
     if threes is None:
-        threes = winning_cells(me, you, geometry), winning_cells(you, me, geometry)
+        threes = winning_mask(me, you, geometry), winning_mask(you, me, geometry)
     # Every three `me` makes on the way is blocked at once, so its winning cells stay these.
     mine, theirs = threes
     last = len(line) - 1

@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["play", "engine", "puzzle"],
         default="play",
         help="play the game (the default), run the engine protocol on "
-        "stdin/stdout for other programs (see README), or solve puzzles",
+        "stdin/stdout for other programs (see docs/protocol.md), or solve puzzles",
     )
     parser.add_argument("--version", action="version", version=f"qubic {package_version()}")
     parser.add_argument(
@@ -244,6 +244,9 @@ def epilog() -> str:
             "",
             "at YOUR MOVE? you can type:",
             *commands,
+            "",
+            "the whole guide is in docs/ beside README.md: playing, options, levels,",
+            "variants, full screen, puzzles, saved games, the engine protocol, the proof",
         ]
     )
 

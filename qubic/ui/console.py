@@ -19,21 +19,17 @@ import sys
 import termios
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Protocol, TextIO
 
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
-from prompt_toolkit.document import Document
-
-from qubic.play.render import Picture, render, wide_width
-from qubic.play.session import FILE, GOODBYE, Output, Session
+from qubic.play.render import Output, Picture, render, wide_width
+from qubic.play.session import GOODBYE, Session
 from qubic.play.text import fit
+from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock
 
 if TYPE_CHECKING:
     from asyncio import TimerHandle
-
-INTERRUPTED = 128 + signal.SIGINT  # the exit status after Ctrl-C, as a shell expects
 
 
 class TimeUp(Exception):
@@ -157,30 +153,6 @@ def _edited(text: str) -> str:
     return "".join(kept)
 
 
-class ContextCompleter(Completer):
-    """Completes what `words(text before the cursor)` offers, in the case being typed; file
-    names where it offers FILE."""
-
-    def __init__(self, words: Callable[[str], tuple[str, ...]]) -> None:
-        self.words = words
-        self.files = PathCompleter(expanduser=True)
-
-    def get_completions(
-        self, document: Document, complete_event: CompleteEvent
-    ) -> Iterable[Completion]:
-        before = document.text_before_cursor
-        words = self.words(before)
-        prefix = document.get_word_before_cursor()
-        if FILE in words:
-            argument = before.split()[-1] if prefix else ""
-            yield from self.files.get_completions(Document(argument), complete_event)
-            return
-        for word in words:
-            if word.startswith(prefix.upper()):
-                # A lowercase prefix completes in lowercase, so one Tab finishes the word.
-                yield Completion(word.lower() if prefix.islower() else word, -len(prefix))
-
-
 class TerminalAsker:
     """Asks with prompt_toolkit: line editing, history on the up arrow, Tab completion of
     `words(text so far)`, and a bottom toolbar showing `status()` and the time left. Text typed
@@ -262,59 +234,6 @@ class TerminalAsker:
         if interrupted:
             raise KeyboardInterrupt
         return answer
-
-
-class TurnClock:
-    """The time left on a person's turn: it runs on through commands and bad answers, and
-    starts again whenever the game moves forward. UNDO gives no time back: the turn it
-    returns to has the time that was left when UNDO was typed."""
-
-    def __init__(self) -> None:
-        self.turn: list[int] | None = None
-        self.deadline = 0.0
-
-    def left(self, session: Session) -> float | None:
-        """Seconds left to answer the session's question; None when it is not timed."""
-        limit = session.seconds_to_answer
-        if limit is None:
-            self.turn = None
-            return None
-        moves = session.board.moves
-        if self.turn is None or moves != self.turn[: len(moves)]:
-            self.deadline = time.monotonic() + limit
-        self.turn = list(moves)
-        return self.deadline - time.monotonic()
-
-
-class Spinner:
-    """While the machine thinks longer than a moment, a turning bar; erased when it is done."""
-
-    DELAY = 0.3  # seconds before it appears: quick replies show nothing
-    FRAMES = "|/-\\"
-    TEXT = "THINKING "
-
-    def __init__(self, stdout: TextIO) -> None:
-        self.stdout = stdout
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._spin, daemon=True)
-
-    def __enter__(self) -> Spinner:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stopped.set()
-        self.thread.join()
-
-    def _spin(self) -> None:
-        frame = 0
-        while not self.stopped.wait(self.DELAY if frame == 0 else 0.1):
-            self.stdout.write(f"\r{self.TEXT}{self.FRAMES[frame % len(self.FRAMES)]}")
-            self.stdout.flush()
-            frame += 1
-        if frame:
-            self.stdout.write("\r" + " " * (len(self.TEXT) + 1) + "\r")
-            self.stdout.flush()
 
 
 def run(

@@ -1,8 +1,8 @@
 """The engine protocol: `qubic engine` reads commands on stdin and answers on stdout.
 
-One command a line, in the spirit of chess's UCI; see README.md for the full protocol. Keywords
-and level names ignore case. A bad command or an illegal position answers `error <reason>`,
-changes nothing and the engine keeps running.
+One command a line, in the spirit of chess's UCI; docs/protocol.md has the full protocol.
+Keywords and level names ignore case. A bad command or an illegal position answers
+`error <reason>`, changes nothing and the engine keeps running.
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 import shlex
 import signal
 import time
@@ -46,11 +45,13 @@ from prompt_toolkit.widgets import Frame
 
 from qubic.core.board import PASS
 from qubic.core.notation import NotationError, format_cell, parse_cell
+from qubic.play.commands import Hint
 from qubic.play.render import Layout as Shape
-from qubic.play.session import GOODBYE, Output, Session, Stage
+from qubic.play.render import Output
+from qubic.play.session import GOODBYE, Session, Stage
 from qubic.play.text import table
 from qubic.players.levels import LEVELS
-from qubic.ui.console import INTERRUPTED, ContextCompleter, Spinner, TurnClock
+from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock
 from qubic.ui.tui.view import (
     Highlights,
     describe,
@@ -69,7 +70,6 @@ if TYPE_CHECKING:
 PANEL = 13  # the move list's width
 TICK = 0.1  # seconds between two looks at the spinner and the clock
 KEPT = 200  # message lines kept
-HINT = re.compile(r"HINT: (\S+)$")
 # (axis of [ and ], axis of PgUp and PgDn; each key's step) by dimensions: in 3-D both change
 # the level (PgUp goes up the cube), in 4-D [ ] the big column and PgUp PgDn the big row.
 LEVEL_KEYS = {3: ((0, 1), (0, 1)), 4: ((0, 1), (2, -1))}
@@ -560,9 +560,8 @@ class Screen:
             if not isinstance(item, str):
                 continue  # a picture of the board: it is always on the screen
             self.messages.append(item)
-            hint = HINT.match(item)
-            if hint:
-                self.cursor = parse_cell(hint.group(1), self.session.board.geometry)
+            if isinstance(item, Hint):
+                self.cursor = item.cell
         del self.messages[:-KEPT]
 
     def _advance(self) -> None:

@@ -17,7 +17,8 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Any
 
-from qubic.play.session import Output, Session
+from qubic.play.render import Output
+from qubic.play.session import Session
 
 Result = tuple[Session, Output]
 # The worker yields the processor to the screen: keys are drawn at once even on a machine

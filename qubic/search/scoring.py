@@ -1,17 +1,10 @@
-"""The guide's machine (level normal) and its careless younger sibling (level easy).
-
-Normal wins at once when it can and blocks an immediate win (in a scoring game: completes a
-line when it can); otherwise every empty cell is scored
-by the lines through it: open lines it joins, how far it advances its own lines, how much it
-presses the opponent's, and how central it is.
+"""The guide's scoring of cells: open lines, own lines advanced, the opponent's pressed, and
+the urgent moves (a line completed, a line blocked), for any number of sides.
 """
 
 from __future__ import annotations
 
-import random
-
 from qubic.core.board import Board, Mark
-from qubic.players.base import Reply
 
 # Score of a line through the cell, by how many stones the mover (ADVANCE) or the opponent (PRESS)
 # already has on it while the other side has none. An empty line is a promising one: ADVANCE[0].
@@ -90,47 +83,3 @@ def completed_by(board: Board, cell: int) -> int:
         board.counts[mark][line] == full and not others & board.geometry.line_masks[line]
         for line in lines
     )
-
-
-class NormalPlayer:
-    """The guide's player: takes wins, blocks wins, else the best-scoring cell (ties at random)."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = random.randrange(2**32) if seed is None else seed
-
-    def choose(self, board: Board, seconds: float | None = None) -> Reply:
-        urgent = urgent_move(board)
-        if urgent is not None:
-            return Reply(urgent)
-        scores = score_cells(board, board.turn)
-        best = max(scores.values())
-        return Reply(
-            position_rng(self.seed, board).choice([c for c, s in scores.items() if s == best])
-        )
-
-
-class EasyPlayer:
-    """A beginner's opponent: now and then misses a win or a block, and picks among good cells."""
-
-    OVERLOOK = 0.35  # chance of not looking for a win, and separately for a block
-    CHOICES = 5  # how many of the best cells it picks from
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = random.randrange(2**32) if seed is None else seed
-
-    def choose(self, board: Board, seconds: float | None = None) -> Reply:
-        rng = position_rng(self.seed, board)
-        mark = board.turn
-        for side in in_turn(board):
-            cells = board.winning_cells(side)
-            if cells and rng.random() >= self.OVERLOOK:
-                return Reply(cells[0])
-        scores = score_cells(board, mark)
-        ranked = sorted(scores, key=lambda c: (-scores[c], c))[: self.CHOICES]
-        weights = [len(ranked) - i for i in range(len(ranked))]
-        return Reply(rng.choices(ranked, weights)[0])
-
-
-def position_rng(seed: int, board: Board) -> random.Random:
-    """Randomness that depends only on the seed and the position, so replies are reproducible."""
-    return random.Random(":".join(map(str, [seed, *board.bits])))

@@ -1,0 +1,224 @@
+"""The commands a person can type at YOUR MOVE?: each a function of the session and the text
+typed after the command's name, answering with what the session says. Bad input answers with a
+one-line explanation and changes nothing."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from qubic.core.board import PASS, Board
+from qubic.core.notation import format_cell
+from qubic.play import savefile
+from qubic.play.analysis import Unanswered, analyze, describe
+from qubic.play.render import Output, Picture
+from qubic.play.text import Verbatim, quoted, table
+from qubic.players.levels import LEVELS, hint_level, make_player
+
+if TYPE_CHECKING:
+    from qubic.play.session import Session
+
+# What can be typed at YOUR MOVE?, for HELP and --help: (how to type it, what it does).
+COMMAND_HELP = [
+    ("234 or 2,3,4", "play level 2, column 3, row 4 (one digit per dimension)"),
+    ("17", "play the square numbered 17 (numbered as SHOW prints them)"),
+    ("SHOW or BOARD", "print the board"),
+    ("SHOW ALWAYS", "print the cube after every move; SHOW OFF stops that"),
+    (
+        "UNDO",
+        "take back your last move and the machine's replies (two players: the last "
+        "move); a turn that passed cannot be taken back",
+    ),
+    ("HINT", "suggest a move, without playing it"),
+    ("ANALYZE", "say who has a forced win by threats, and how to stop one"),
+    ("MOVES", "list the moves so far, numbered, with who played each"),
+    ("LINES [MARK]", "list the lines each side (or MARK) has made"),
+    (
+        "SAVE FILE",
+        "save the game to FILE; qubic --load FILE resumes it; SAVE alone saves "
+        "to a name made from the date and time",
+    ),
+    ("EXPORT", "print the game as one line; qubic --load 'LINE' resumes it"),
+    ("LEVEL NAME", "change the machine's level; LEVEL alone names the current one"),
+    ("HELP", "list these commands"),
+    (
+        "QUIT or EXIT",
+        "leave, after offering to save a game in progress (at any question); "
+        "Ctrl-C or Ctrl-D leaves at once",
+    ),
+]
+PASS_STAYS = "A TURN THAT PASSED WHEN ITS TIME RAN OUT CANNOT BE TAKEN BACK."
+NUMBER_WORDS = {2: "TWO", 3: "THREE", 4: "FOUR"}
+SHOW_OPTIONS = ("ALWAYS", "OFF")
+LEAVE = ("QUIT", "EXIT")
+FILE = "FILE"  # what completes after SAVE: a file name, not a word of ours
+
+
+class Hint(str):
+    """HINT's words, which carry the cell suggested (a front end may move its cursor there)."""
+
+    cell: int
+
+    def __new__(cls, text: str, cell: int) -> Hint:
+        hint = super().__new__(cls, text)
+        hint.cell = cell
+        return hint
+
+    def __getnewargs__(self) -> tuple[str, int]:  # type: ignore[override]
+        return str(self), self.cell
+
+
+Command = Callable[["Session", str], Output]
+
+
+def show(session: Session, argument: str) -> Output:
+    option = argument.upper()
+    if not option:
+        return [Picture.of(session.board), *session.score_lines()]
+    if option not in SHOW_OPTIONS:
+        return [
+            f"SHOW TAKES {' OR '.join(SHOW_OPTIONS)}, OR NOTHING: {quoted(argument)} IS NEITHER."
+        ]
+    session.settings.always_show = option == "ALWAYS"
+    if session.settings.always_show:
+        return ["THE BOARD WILL BE SHOWN AFTER EVERY MOVE."]
+    return ["THE BOARD WILL BE SHOWN ONLY WHEN YOU TYPE SHOW."]
+
+
+def undo(session: Session, argument: str) -> Output:
+    """Back to before the last person's move, taking back the machine's replies."""
+    if argument:
+        return ["UNDO TAKES NOTHING AFTER IT."]
+    board = session.board
+    people = session.settings.seats.persons
+    plies = range(len(board.moves) - 1, -1, -1)
+    last = next((ply for ply in plies if board.mover(ply) in people), None)
+    if last is None:
+        if board.moves:
+            return ["NOTHING OF YOURS TO UNDO: ONLY THE MACHINE HAS MOVED."]
+        return ["NOTHING TO UNDO."]
+    if board.moves[last] == PASS:
+        return [PASS_STAYS]
+    taken = []
+    while len(board.moves) > last:
+        mark = board.mover(len(board.moves) - 1)
+        taken.append(f"{session.settings.seats.whose(mark)} {ply_text(board.pop(), board)}")
+    taken.reverse()
+    session.play_on()
+    return [f"TAKEN BACK: {' AND '.join(taken)}."]
+
+
+def hint(session: Session, argument: str) -> Output:
+    if argument:
+        return ["HINT TAKES NOTHING AFTER IT."]
+    level = hint_level(session.variant)
+    reply = make_player(level, session.settings.seed).choose(session.board.copy())
+    return [Hint(f"HINT: {format_cell(reply.cell, session.board.geometry)}", reply.cell)]
+
+
+def analyze_position(session: Session, argument: str) -> Output:
+    if argument:
+        return ["ANALYZE TAKES NOTHING AFTER IT."]
+    try:
+        return list(describe(analyze(session.board), session.board.geometry))
+    except Unanswered as error:
+        return [f"{str(error).upper()}."]
+
+
+def moves(session: Session, argument: str) -> Output:
+    if argument:
+        return ["MOVES TAKES NOTHING AFTER IT."]
+    board = session.board
+    if not board.moves:
+        return ["NO MOVES YET."]
+    lines: Output = []
+    for ply, cell in enumerate(board.moves):
+        mark = board.mover(ply)
+        owner = session.settings.seats.owner(mark)
+        lines.append(f"{ply + 1:>2}. {mark.name} {ply_text(cell, board)}{owner}")
+    return lines
+
+
+def lines(session: Session, argument: str) -> Output:
+    board = session.board
+    names = {mark.name: mark for mark in board.sides}
+    wanted = argument.upper()
+    if wanted and wanted not in names:
+        return [f"LINES TAKES A MARK, {' '.join(names)}, OR NOTHING: {argument!r} IS NONE."]
+    marks = [names[wanted]] if wanted else board.sides
+    output: Output = []
+    for mark in marks:
+        lines = board.lines_of(mark)
+        listed = ", ".join(session.line_text(line) for line in lines) or "NONE YET"
+        output.append(f"{mark.name}'S LINES ({len(lines)}): {listed}")
+    return output
+
+
+def save(session: Session, argument: str) -> Output:
+    try:
+        names = shlex.split(argument)
+    except ValueError:
+        return ["A QUOTE IS NOT CLOSED. FOR A NAME WITH SPACES: SAVE 'my game.txt'"]
+    if len(names) > 1:
+        return ["SAVE TAKES ONE FILE NAME. FOR A NAME WITH SPACES: SAVE 'my game.txt'"]
+    return session.save_to(names[0] if names else savefile.suggested_name(datetime.now()))[1]
+
+
+def export(session: Session, argument: str) -> Output:
+    if argument:
+        return ["EXPORT TAKES NOTHING AFTER IT."]
+    line = savefile.export(session.settings, session.board)
+    return [Verbatim(line), Verbatim(f"TO RESUME IT: qubic --load {shlex.quote(line)}")]
+
+
+def level(session: Session, argument: str) -> Output:
+    if not session.machines:
+        return [f"NO MACHINE PLAYS IN A {NUMBER_WORDS[session.settings.players]}-PLAYER GAME."]
+    choices = ", ".join(name.upper() for name in LEVELS)
+    name = argument.lower()
+    if not name:
+        return [
+            f"THE MACHINE PLAYS AT LEVEL {session.settings.level.upper()}.",
+            f"TO CHANGE IT, TYPE LEVEL AND ONE OF {choices}.",
+        ]
+    if name not in LEVELS:
+        return [f"THERE IS NO LEVEL {quoted(name.upper())}. CHOOSE ONE OF {choices}."]
+    refusal = LEVELS[name].refusal(session.variant)
+    if refusal is not None:
+        return [f"{refusal.upper()}."]
+    session.settings.level = name
+    session.machines = session.make_machines()
+    return [f"THE LEVEL IS NOW {name.upper()}."]
+
+
+def list_commands(session: Session, argument: str) -> Output:
+    return ["AT YOUR MOVE YOU CAN TYPE:", *table(COMMAND_HELP)]
+
+
+def ply_text(cell: int, board: Board) -> str:
+    """A move stack entry as MOVES and UNDO name it: the move, or PASS."""
+    return "PASS" if cell == PASS else format_cell(cell, board.geometry)
+
+
+COMMANDS: dict[str, Command] = {
+    "SHOW": show,
+    "BOARD": show,
+    "UNDO": undo,
+    "HINT": hint,
+    "ANALYZE": analyze_position,
+    "MOVES": moves,
+    "LINES": lines,
+    "SAVE": save,
+    "EXPORT": export,
+    "LEVEL": level,
+    "HELP": list_commands,
+}
+# What completes after a command: its own words, or FILE for a file name.
+ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "SHOW": SHOW_OPTIONS,
+    "BOARD": SHOW_OPTIONS,
+    "LEVEL": tuple(name.upper() for name in LEVELS),
+    "SAVE": (FILE,),
+}

@@ -1,0 +1,27 @@
+"""A search's allowance: a count of nodes, with wall-clock time only as a safety cap.
+
+Counting nodes makes a search's answer the same however busy the computer is; the clock only
+stops a search that would otherwise run far too long.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+class Budget:
+    """At most `nodes` more nodes than `used` (None: no count) and `seconds` more time (None:
+    no cap), from now."""
+
+    def __init__(self, nodes: int | None = None, seconds: float | None = None, used: int = 0):
+        self.node_limit = sys.maxsize if nodes is None else used + nodes
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+
+    def exhausted(self, used: int) -> bool:
+        """Whether a search that has counted `used` nodes must stop."""
+        return used > self.node_limit or self.expired()
+
+    def expired(self) -> bool:
+        """Whether the time cap has passed."""
+        return self.deadline is not None and time.perf_counter() > self.deadline

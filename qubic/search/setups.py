@@ -1,0 +1,95 @@
+"""Forced wins built from setups: quiet moves that would leave a forced win by threats if the
+opponent did nothing, so that it must spend its move refuting them; proved against every reply.
+"""
+
+from __future__ import annotations
+
+from qubic.core.board import iter_bits
+from qubic.search.budget import Budget
+from qubic.search.threats import (
+    OutOfBudget,
+    ThreatSearch,
+    lowest,
+    new_threats,
+    still_forces,
+    winning_mask,
+)
+
+MAX_SETUPS = 4  # deepest number of own setups searched
+
+
+class SetupSearch:
+    """Forced wins whose attacker moves are threats or setups, proved against every reply."""
+
+    def __init__(self, threats: ThreatSearch) -> None:
+        self.threats = threats
+        self._refuted: dict[tuple[int, int], int] = {}
+
+    def forced_win(
+        self,
+        me: int,
+        you: int,
+        max_setups: int = MAX_SETUPS,
+        nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> int | None:
+        """A first move that wins by force for `me` to move with at most `max_setups` setups,
+        fewest setups first; None if there is none. Raises OutOfBudget when `nodes` more
+        threat-search positions, `seconds`, or the threat search's own budget run out first."""
+        self._budget = Budget(nodes, seconds, self.threats.nodes)
+        for setups in range(0, max_setups + 1):
+            move = self._attack(me, you, setups)
+            if move is not None:
+                return move
+        return None
+
+    def _attack(self, me: int, you: int, setups: int) -> int | None:
+        if self._budget.exhausted(self.threats.nodes):
+            raise OutOfBudget
+        line = self.threats.forced_win(me, you, shortest=False)
+        if line is not None:
+            return line[0]
+        if setups == 0 or self._refuted.get((me, you), -1) >= setups:
+            return None
+        geometry = self.threats.geometry
+        theirs = winning_mask(you, me, geometry)
+        if theirs & (theirs - 1):
+            return None
+        for cell in self._setup_candidates(me, you, theirs):
+            mine = me | 1 << cell
+            block = new_threats(mine, you, cell, geometry)
+            if block:
+                # A threat: its block is forced, and the setups after it decide.
+                if self._attack(mine, you | block, setups) is not None:
+                    return cell
+                continue
+            threat = self.threats.forced_win(mine, you, shortest=False)
+            if threat is not None and self._refutations_fail(mine, you, threat, setups - 1):
+                return cell
+        self._refuted[(me, you)] = setups
+        return None
+
+    def _setup_candidates(self, me: int, you: int, theirs: int) -> list[int]:
+        """Empty cells that could help a chain of ours: on a line we hold and they do not."""
+        if theirs:
+            return [lowest(theirs)]
+        geometry = self.threats.geometry
+        cells = 0
+        for mask in geometry.line_masks:
+            if me & mask and not you & mask:
+                cells |= mask
+        return list(iter_bits(cells & ~(me | you) & geometry.full_mask))
+
+    def _refutations_fail(self, me: int, you: int, threat: list[int], setups: int) -> bool:
+        """With the opponent to move against our `threat`, every reply loses: it wins nothing
+        by force itself, and after each reply that refutes the threat we still win."""
+        if self.threats.forced_win(you, me, shortest=False) is not None:
+            return False
+        geometry = self.threats.geometry
+        for cell in iter_bits(~(me | you) & geometry.full_mask):
+            yours = you | 1 << cell
+            if still_forces(threat, me, yours, geometry):
+                continue
+            if self._attack(me, yours, setups) is None:
+                return False
+        return True

@@ -1,0 +1,95 @@
+"""What the console and the full screen share: the exit status after Ctrl-C, completion of
+commands and file names, the turn clock and the thinking spinner."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import TextIO
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
+from prompt_toolkit.document import Document
+
+from qubic.play.commands import FILE
+from qubic.play.session import Session
+
+INTERRUPTED = 128 + signal.SIGINT  # the exit status after Ctrl-C, as a shell expects
+
+
+class ContextCompleter(Completer):
+    """Completes what `words(text before the cursor)` offers, in the case being typed; file
+    names where it offers FILE."""
+
+    def __init__(self, words: Callable[[str], tuple[str, ...]]) -> None:
+        self.words = words
+        self.files = PathCompleter(expanduser=True)
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        before = document.text_before_cursor
+        words = self.words(before)
+        prefix = document.get_word_before_cursor()
+        if FILE in words:
+            argument = before.split()[-1] if prefix else ""
+            yield from self.files.get_completions(Document(argument), complete_event)
+            return
+        for word in words:
+            if word.startswith(prefix.upper()):
+                # A lowercase prefix completes in lowercase, so one Tab finishes the word.
+                yield Completion(word.lower() if prefix.islower() else word, -len(prefix))
+
+
+class TurnClock:
+    """The time left on a person's turn: it runs on through commands and bad answers, and
+    starts again whenever the game moves forward. UNDO gives no time back: the turn it
+    returns to has the time that was left when UNDO was typed."""
+
+    def __init__(self) -> None:
+        self.turn: list[int] | None = None
+        self.deadline = 0.0
+
+    def left(self, session: Session) -> float | None:
+        """Seconds left to answer the session's question; None when it is not timed."""
+        limit = session.seconds_to_answer
+        if limit is None:
+            self.turn = None
+            return None
+        moves = session.board.moves
+        if self.turn is None or moves != self.turn[: len(moves)]:
+            self.deadline = time.monotonic() + limit
+        self.turn = list(moves)
+        return self.deadline - time.monotonic()
+
+
+class Spinner:
+    """While the machine thinks longer than a moment, a turning bar; erased when it is done."""
+
+    DELAY = 0.3  # seconds before it appears: quick replies show nothing
+    FRAMES = "|/-\\"
+    TEXT = "THINKING "
+
+    def __init__(self, stdout: TextIO) -> None:
+        self.stdout = stdout
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._spin, daemon=True)
+
+    def __enter__(self) -> Spinner:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+    def _spin(self) -> None:
+        frame = 0
+        while not self.stopped.wait(self.DELAY if frame == 0 else 0.1):
+            self.stdout.write(f"\r{self.TEXT}{self.FRAMES[frame % len(self.FRAMES)]}")
+            self.stdout.flush()
+            frame += 1
+        if frame:
+            self.stdout.write("\r" + " " * (len(self.TEXT) + 1) + "\r")
+            self.stdout.flush()

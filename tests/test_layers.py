@@ -1,0 +1,116 @@
+"""The package's layers, read from its source: imports run one way, core <- search <- players
+<- play <- ui; nothing outside `qubic.proof` imports it; nothing imports the integrations; no
+module imports itself back through others, counting imports inside functions.
+
+Imports under `if TYPE_CHECKING:` are left out: they name types for the checker and never run.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "qubic"
+ORDER = ["core", "search", "players", "play", "ui"]
+# What each folder may import besides itself.
+ALLOWED = {folder: set(ORDER[:rank]) for rank, folder in enumerate(ORDER)}
+ALLOWED["integrations"] = {"core", "search", "players", "play"}
+ALLOWED["proof"] = set(ORDER) | {"integrations"}
+ALLOWED[""] = set(ORDER)  # qubic/__init__.py and __main__.py: the facade and the command
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def runtime_imports(tree: ast.AST, name: str, is_package: bool) -> set[str]:
+    """The qubic modules `tree` imports when it runs (anywhere in it, functions included)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = name.split(".") if is_package else name.split(".")[:-1]
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return {module for module in found if module == "qubic" or module.startswith("qubic.")}
+
+
+def graph() -> dict[str, set[str]]:
+    paths = sorted(PACKAGE.rglob("*.py"))
+    names = {module_name(path) for path in paths}
+    edges = {}
+    for path in paths:
+        name = module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = runtime_imports(tree, name, path.name == "__init__.py")
+        edges[name] = {module for module in imported if module in names and module != name}
+    return edges
+
+
+def folder(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in ALLOWED) else ""
+
+
+EDGES = graph()
+
+
+def test_the_folders_import_only_the_layers_below_them():
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in EDGES.items()
+        for target in targets
+        if folder(target) not in ALLOWED[folder(module)] | {folder(module), ""}
+    ]
+    assert not wrong
+
+
+def test_nothing_outside_the_proof_imports_it():
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in EDGES.items()
+        for target in targets
+        if folder(target) == "proof" and folder(module) != "proof"
+    ]
+    assert not wrong
+
+
+def test_there_is_no_import_cycle():
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        if module in path:
+            pytest.fail("import cycle: " + " -> ".join([*path[path.index(module) :], module]))
+        if module in done:
+            return
+        for target in sorted(EDGES[module]):
+            visit(target, [*path, module])
+        done.add(module)
+
+    for module in sorted(EDGES):
+        visit(module, [])
+
+
+def test_the_package_holds_few_loose_modules():
+    assert len(list(PACKAGE.glob("*.py"))) <= 5
+
+
+def test_the_walk_sees_imports_inside_functions():
+    # The check must not be blind to the kind of import that once closed a cycle.
+    tree = ast.parse("def f():\n    from qubic.players.levels import make_player\n")
+    assert "qubic.players.levels" in runtime_imports(tree, "qubic.players.opening", False)
