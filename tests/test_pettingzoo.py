@@ -186,3 +186,13 @@ def test_bad_settings_and_render_modes_are_refused() -> None:
         env(sides=5)
     with pytest.raises(ValueError, match="there is no variant"):
         env(variant="hypercube")
+
+
+def test_none_is_no_move_for_the_agent_to_move() -> None:
+    game = raw_env()
+    with pytest.raises(ValueError, match="player_0 is to move"):
+        game.step(None)
+    wrapped = env()
+    wrapped.reset()
+    with pytest.raises(AssertionError):  # the wrappers refuse it first
+        wrapped.step(None)

@@ -141,7 +141,9 @@ class raw_env(AECEnv, EzPickle):  # PettingZoo's name for the unwrapped class
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.board.push(int(action))  # type: ignore[arg-type]
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is only for agents whose game is over")
+        self.board.push(int(action))
         if self.board.is_over():
             for side, value in zip(self.possible_agents, returns(self.board)):
                 self.rewards[side] = value
