@@ -4,8 +4,9 @@ import re
 
 from qubic.core.board import PASS, Mark
 from qubic.core.notation import format_cell, parse_cell
+from qubic.core.variant import VARIANTS
 from qubic.play import savefile
-from qubic.play.commands import COMMAND_HELP, FILE, PASS_STAYS
+from qubic.play.commands import COMMAND_HELP, FILE, PASS_STAYS, command_help
 from qubic.play.render import Picture
 from qubic.play.session import GOODBYE, Session
 from qubic.play.settings import Settings
@@ -208,10 +209,23 @@ def test_help_lists_every_command_from_the_one_table():
     assert all(len(line) <= 80 for line in lines), "it fits 80 columns"
     text = "\n".join(lines)
     words = " ".join(text.split())
-    for usage, meaning in COMMAND_HELP:
+    for usage, meaning in command_help(session):
         assert f"{usage} {meaning}" in words, "each command's words, wrapped at spaces"
     for command in session.commands:
         assert command in text
+    assert len(command_help(session)) == len(COMMAND_HELP) - 1
+
+
+def test_help_lists_only_what_works_in_the_variant_played():
+    # The 4x4x4 cube takes no square numbers (issue 37: HELP used to offer `17` there).
+    assert "17 " not in " ".join(started().answer("HELP"))
+    cube3 = " ".join(" ".join(started(variant=VARIANTS["cube3"]).answer("HELP")).split())
+    assert "17 play the square numbered 17" in cube3
+    tesseract = started(variant=VARIANTS["tesseract"], players=2).answer("HELP")
+    text = " ".join(" ".join(tesseract).split())
+    assert "ANALYZE" not in text and "cube" not in text and "LEVEL NAME" not in text
+    assert "2333 or 2,3,3,3 play that square" in text
+    assert "233 or 2,3,3 play level 2, column 3, row 3" in cube3
 
 
 def test_level_has_no_meaning_with_two_players():

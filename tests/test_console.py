@@ -180,3 +180,18 @@ def test_a_bad_option_is_a_usage_error():
     result = run_piped("--seed", "many")
     assert result.returncode == 2
     assert "invalid int value" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_dropped_digit_is_refused_and_never_becomes_a_move():
+    # Issue 37: `24` played square 24 and `1 2` square 12; the guide refuses both.
+    child = start()
+    for typo in ("24", "1 2"):
+        expect_prompt(child, MOVE)
+        child.sendline(typo)
+        child.expect_exact("MOVES NEED THREE COORDINATES (LEVEL, COLUMN, ROW), EACH 1 TO 4")
+    expect_prompt(child, MOVE)
+    child.sendline("MOVES")
+    child.expect_exact("NO MOVES YET.")
+    expect_prompt(child, MOVE)
+    child.sendcontrol("d")
+    expect_goodbye(child)

@@ -102,7 +102,10 @@ def test_bad_moves_explain_and_change_nothing():
     session.machine_move()
     expectations = {
         "2345": "THREE COORDINATES",
-        "65": "NUMBERED 1 TO 64",
+        "65": "THREE COORDINATES",
+        "24": "MOVES NEED THREE COORDINATES (LEVEL, COLUMN, ROW), EACH 1 TO 4",
+        "1 2": "THREE COORDINATES",
+        "2 34": "THREE COORDINATES",
         "159": "OFF THE CUBE",
         "111": "111 IS TAKEN BY X (YOU). TRY ANOTHER SQUARE.",
         "": "TYPE A MOVE LIKE 234",

@@ -1,7 +1,7 @@
 import pytest
 
 from qubic.core.geometry import CUBE, Geometry, geometry
-from qubic.core.notation import NotationError, format_cell, looks_like_move, parse_cell
+from qubic.core.notation import NotationError, format_cell, looks_like_move, numbered, parse_cell
 
 
 @pytest.mark.parametrize(
@@ -43,6 +43,24 @@ def test_good_moves(text, coords):
 def test_bad_moves_say_why(text, reason):
     with pytest.raises(NotationError, match=reason):
         parse_cell(text)
+
+
+@pytest.mark.parametrize("text", ["24", "1", "64", "1 2", "1,2", "12 3", "1 23"])
+def test_on_the_4x4x4_cube_a_dropped_digit_is_never_a_square_number(text):
+    with pytest.raises(NotationError, match="moves need three coordinates"):
+        parse_cell(text, CUBE, numbers=numbered(CUBE))
+
+
+def test_only_the_4x4x4_cube_goes_without_square_numbers():
+    assert not numbered(CUBE)
+    assert numbered(geometry(3, 3)) and numbered(geometry(3, 4)) and numbered(geometry(5, 3))
+
+
+def test_digits_apart_are_coordinates_never_one_number():
+    cube3 = geometry(3, 3)
+    assert parse_cell("12", cube3) == parse_cell("231", cube3)  # square 12
+    with pytest.raises(NotationError, match="three coordinates"):
+        parse_cell("1 2", cube3)
 
 
 def test_format_is_level_column_row():

@@ -82,11 +82,13 @@ def test_a_cube3_game_end_to_end(tmp_path, monkeypatch):
     geometry = CUBE3.geometry
     # A move by coordinates and one by number (5 is level 1, row 2, column 2: 122).
     output = game.answer("1,1,1")
-    assert output[0] == "SCORE X 0 O 0" and output[1].startswith("MACHINE MOVES TO ")
+    assert output[0].startswith("MACHINE MOVES TO ") and "SCORE" not in " ".join(output)
     cell = next(c for c in game.free(27) if geometry.numbers[c] >= 5)
-    assert game.answer(str(geometry.numbers[cell]))[0].startswith("SCORE X ")
+    number = geometry.numbers[cell]
+    named = f"YOU PLAY {format_cell(cell, geometry)} (SQUARE {number})"
+    assert game.answer(str(number))[0] == named, "a move by number names its square"
     assert game.answer("444") == ["COORDINATES RUN FROM 1 TO 3: 4 IS OFF THE CUBE."]
-    assert game.answer("28") == ["CELLS ARE NUMBERED 1 TO 27: 28 IS OFF THE CUBE."]
+    assert game.answer("28") == ["SQUARES ARE NUMBERED 1 TO 27: 28 IS OFF THE CUBE."]
     assert game.answer("111") == ["111 IS TAKEN BY X (YOU). TRY ANOTHER SQUARE."]
     moves = list(game.mirror.board.moves)
     undo = game.answer("UNDO")
@@ -125,10 +127,11 @@ def test_a_four_sided_tesseract_end_to_end():
     geometry = variant.geometry
     assert game.answer("2222") == ["2222 IS THE CENTRE, WHICH IS DISABLED."]
     assert game.answer("41") == ["2222 IS THE CENTRE, WHICH IS DISABLED."]
-    assert game.answer("1111") == ["SCORE X 0 O 0 Y 0 Z 0"]
+    # The score is printed only when it changes (issue 37: it came after every move).
+    assert game.answer("1111") == []
     output = game.answer("2")  # tile 2 is 1211; then Y and Z, the machine, move
-    assert output[0] == "SCORE X 0 O 0 Y 0 Z 0"
-    assert output[1].startswith("Y MOVES TO ") and output[3].startswith("Z MOVES TO ")
+    assert output[0] == "O PLAYS 1211 (SQUARE 2)"
+    assert output[1].startswith("Y MOVES TO ") and output[2].startswith("Z MOVES TO ")
     assert game.mirror.board.mark_at(geometry.cell((0, 1, 0, 0))) is not None
     show = game.answer("SHOW")
     assert render(show[0])[0] == "DIGITS: BIG COLUMN, COLUMN, BIG ROW, ROW"

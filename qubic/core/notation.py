@@ -1,9 +1,12 @@
 """Move notation: a cell written as its coordinates in notation order, 1-based, e.g. `234`.
 
-One digit per dimension: for the 3-D game Level, Column, Row. `234` and `2,3,4` are the same
-move; spaces around digits and commas are ignored. A cell may also be named by its number
-(`Geometry.numbers`: 1-27 on the 3x3x3 cube, 1-81 on the tesseract), written with fewer
-digits than the cube has dimensions.
+One digit per dimension: for the 3-D game Level, Column, Row. `234`, `2,3,4` and `2 3 4` are
+the same move; spaces around digits and commas are ignored. Where a variant numbers its cells
+(`Geometry.numbers`: 1-27 on the 3x3x3 cube, 1-81 on the tesseract; `numbered`), a cell may
+also be named by its number, written as one run of fewer digits than the cube has dimensions.
+On the 4x4x4 cube a move is three coordinates, as the player's guide says: a dropped digit
+(`24`) is refused, never taken for a square's number. Digits apart (`1 2`) are coordinates,
+never one number.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 from qubic.core.geometry import CUBE, Geometry
 
 _SEPARATED = re.compile(r"[\s,]+")
+_SEPARATOR = re.compile(r"\s*,\s*|\s+")  # one comma (spaces around it allowed), or spaces
 
 
 class NotationError(ValueError):
@@ -24,18 +28,27 @@ def format_cell(cell: int, geometry: Geometry = CUBE) -> str:
     return "".join(str(c + 1) for c in geometry.coords[cell])
 
 
-def parse_cell(text: str, geometry: Geometry = CUBE) -> int:
+def numbered(geometry: Geometry) -> bool:
+    """Whether people may name the cells of `geometry` by number: everywhere but on the 4x4x4
+    cube, where the guide asks for three coordinates."""
+    return not (geometry.dims == 3 and geometry.size == 4)
+
+
+def parse_cell(text: str, geometry: Geometry = CUBE, numbers: bool = True) -> int:
     """The cell that `text` names, or NotationError saying what is wrong with it (off the
-    cube, or the disabled centre)."""
-    digits = _digits(text.strip())
-    if "," not in text and 0 < len(digits) < geometry.dims:
-        return _numbered(int("".join(digits)), geometry)
+    cube, or the disabled centre). With `numbers` false, a cell number is refused as too few
+    coordinates."""
+    parts = _parts(text)
+    if len(parts) == 1:
+        digits = parts[0]
+        if len(digits) < geometry.dims and numbers:
+            return _numbered(int(digits), geometry)
+    elif all(len(part) == 1 for part in parts):
+        digits = "".join(parts)
+    else:
+        digits = ""  # digits apart, some of them in runs: not one digit per coordinate
     if len(digits) != geometry.dims:
-        raise NotationError(
-            f"moves need {_count_word(geometry.dims)} coordinates ({_axes(geometry)}), "
-            f"each 1..{geometry.size}: type {_example(geometry)} or {','.join(_example(geometry))}"
-            f", or a cell number 1..{len(geometry.coords)}"
-        )
+        raise NotationError(_count_message(geometry, numbers))
     coords = []
     for digit in digits:
         value = int(digit)
@@ -67,15 +80,21 @@ def looks_like_move(text: str) -> bool:
     return bool(text.strip()) and not _SEPARATED.sub("", text).strip("0123456789")
 
 
-def _digits(text: str) -> list[str]:
+def _parts(text: str) -> list[str]:
+    """The runs of digits in `text`, which separators (commas, spaces) split; a doubled comma
+    leaves an empty run."""
     if not looks_like_move(text):
         raise NotationError(f"{text!r} is not a move")
-    if "," in text:
-        parts = [part for part in _SEPARATED.split(text) if part]
-        if all(len(part) == 1 for part in parts):
-            return parts
-        return []  # a comma-separated move with a multi-digit part: wrong count
-    return list(_SEPARATED.sub("", text))
+    return _SEPARATOR.split(text.strip())
+
+
+def _count_message(geometry: Geometry, numbers: bool) -> str:
+    example = _example(geometry)
+    number = f", or a square's number 1 to {len(geometry.coords)}" if numbers else ""
+    return (
+        f"moves need {_count_word(geometry.dims)} coordinates ({_axes(geometry)}), "
+        f"each 1 to {geometry.size}: type {example} or {','.join(example)}{number}"
+    )
 
 
 AXES = {2: "column, row", 3: "level, column, row", 4: "big column, column, big row, row"}

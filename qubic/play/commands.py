@@ -10,7 +10,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from qubic.core.board import PASS, Board
-from qubic.core.notation import format_cell
+from qubic.core.geometry import CUBE
+from qubic.core.notation import format_cell, numbered
 from qubic.play import savefile
 from qubic.play.analysis import Unanswered, analyze, describe
 from qubic.play.render import Output, Picture
@@ -23,9 +24,9 @@ if TYPE_CHECKING:
 # What can be typed at YOUR MOVE?, for HELP and --help: (how to type it, what it does).
 COMMAND_HELP = [
     ("234 or 2,3,4", "play level 2, column 3, row 4 (one digit per dimension)"),
-    ("17", "play the square numbered 17 (numbered as SHOW prints them)"),
+    ("17", "play the square numbered 17 (numbered as SHOW prints them; not on the 4x4x4 cube)"),
     ("SHOW or BOARD", "print the board"),
-    ("SHOW ALWAYS", "print the cube after every move; SHOW OFF stops that"),
+    ("SHOW ALWAYS", "print the board after every move; SHOW OFF stops that"),
     (
         "UNDO",
         "take back your last move and the machine's replies (two players: the last "
@@ -193,8 +194,37 @@ def level(session: Session, argument: str) -> Output:
     return [f"THE LEVEL IS NOW {name.upper()}."]
 
 
+def command_help(session: Session) -> list[tuple[str, str]]:
+    """COMMAND_HELP for the game being played: only what works in it."""
+    variant = session.variant
+    dropped = set()
+    if not numbered(variant.geometry):
+        dropped.add("17")
+    if not variant.threat_theory:
+        dropped.add("ANALYZE")
+    if not session.machines:
+        dropped.add("LEVEL NAME")
+    rows = []
+    for left, right in COMMAND_HELP:
+        if left in dropped:
+            continue
+        if left == "17":
+            right = "play the square numbered 17 (numbered as SHOW prints them)"
+        if left.startswith("234") and variant.geometry is not CUBE:
+            example = "".join(str(min(i + 2, variant.size)) for i in range(variant.dims))
+            left = f"{example} or {','.join(example)}"
+            if variant.dims == 3:
+                right = f"play level {example[0]}, column {example[1]}, row {example[2]}"
+            else:
+                right = "play that square (one digit per dimension)"
+        rows.append((left, right))
+    return rows
+
+
 def list_commands(session: Session, argument: str) -> Output:
-    return ["AT YOUR MOVE YOU CAN TYPE:", *table(COMMAND_HELP)]
+    if argument:
+        return ["HELP TAKES NOTHING AFTER IT."]
+    return ["AT YOUR MOVE YOU CAN TYPE:", *table(command_help(session))]
 
 
 def ply_text(cell: int, board: Board) -> str:

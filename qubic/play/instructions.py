@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from qubic.core.board import Mark
-from qubic.core.notation import AXES
+from qubic.core.notation import AXES, numbered
 from qubic.core.variant import Variant
 
 
@@ -36,13 +36,18 @@ def instructions(variant: Variant) -> list[str]:
         )
     example = "".join(str(min(i + 2, n)) for i in range(variant.dims))
     axes = AXES[variant.dims].upper().replace(",", "")
+    number = (
+        f" OR BY ITS NUMBER, 1 TO {cells}, COUNTING THE SQUARES AS SHOW PRINTS THEM, ROW BY ROW "
+        "FROM THE TOP LEFT."
+        if numbered(geometry)
+        else ""
+    )
     text = (
         f"THE BOARD IS A {variant.shape} OF {cells} SQUARES.{centre} {sides} TAKE TURNS; "
         f"AGAINST THE MACHINE YOU ARE X. {goal} THERE ARE {len(geometry.lines)} LINES: ROWS, "
         "COLUMNS AND DIAGONALS IN EVERY DIRECTION.\n\n"
         f"NAME A SQUARE BY {variant.dims} DIGITS, {axes}, EACH 1 TO {n}: {example} OR "
-        f"{','.join(example)}. OR BY ITS NUMBER, 1 TO {cells}, COUNTING THE SQUARES AS SHOW "
-        "PRINTS THEM, ROW BY ROW FROM THE TOP LEFT.\n\n"
+        f"{','.join(example)}.{number}\n\n"
         f"AT YOUR MOVE, TYPE SHOW (OR BOARD) TO SEE THE BOARD, HELP FOR ALL COMMANDS.{end}\n\n"
         "TO LEAVE, TYPE QUIT (OR EXIT) AT ANY QUESTION: A GAME IN PROGRESS CAN BE SAVED FIRST. "
         "CTRL-C OR CTRL-D LEAVES AT ONCE."

@@ -19,7 +19,13 @@ from enum import Enum
 from functools import partial
 
 from qubic.core.board import PASS, Board, Mark
-from qubic.core.notation import NotationError, format_cell, looks_like_move, parse_cell
+from qubic.core.notation import (
+    NotationError,
+    format_cell,
+    looks_like_move,
+    numbered,
+    parse_cell,
+)
 from qubic.play import savefile
 from qubic.play.commands import ARGUMENTS, COMMANDS, LEAVE, NUMBER_WORDS
 from qubic.play.instructions import instructions, title
@@ -41,6 +47,12 @@ class Stage(Enum):
     PLAY_AGAIN = "DO YOU WANT TO PLAY ANOTHER GAME?"
     SAVE_BEFORE_LEAVING = "SAVE THE GAME BEFORE YOU GO?"
     DONE = ""
+
+
+def people_words(error: NotationError) -> str:
+    """A notation error as the game says it: in capitals, and squares where the engine's
+    protocol (for programs) says cells."""
+    return str(error).upper().replace("CELLS ARE", "SQUARES ARE")
 
 
 def parse_yes_no(text: str) -> bool | None:
@@ -65,6 +77,7 @@ class Session:
         self.stage = Stage.MOVE if self.settings.players == 0 else Stage.INSTRUCTIONS
         self.opening: Output = [*title(self.variant)]
         self.board_due = False  # show the board after the next move even if not always_show
+        self.score_shown: tuple[int, ...] = ()  # the score last printed (none yet: all zero)
         self.commands: dict[str, Callable[[str], Output]] = {
             **{name: partial(command, self) for name, command in COMMANDS.items()},
             **dict.fromkeys(LEAVE, self._leave),
@@ -86,6 +99,7 @@ class Session:
             session.board_due = True
         else:
             session.opening += [Picture.of(board), *session.score_lines()]
+            session.score_shown = tuple(board.scores)
         return session
 
     @property
@@ -219,6 +233,7 @@ class Session:
         }
 
     def _next_game(self) -> None:
+        self.score_shown = ()
         if self.settings.players == 1 and self.machines:
             self.stage = Stage.MOVE_FIRST
         else:
@@ -238,16 +253,23 @@ class Session:
             return command(words[1].strip() if len(words) > 1 else "")
         if not looks_like_move(text):
             return [f"{quoted(text)} IS NOT A MOVE. {self._move_hint()}"]
+        geometry = self.board.geometry
         try:
-            cell = parse_cell(text, self.board.geometry)
+            cell = parse_cell(text, geometry, numbers=numbered(geometry))
         except NotationError as error:
-            return [f"{str(error).upper()}."]
+            return [f"{people_words(error)}."]
+        name = format_cell(cell, geometry)
         owner = self.board.mark_at(cell)
         if owner is not None:
-            name = format_cell(cell, self.board.geometry)
             whose = f"{owner.name}{self.settings.seats.owner(owner)}"
             return [f"{name} IS TAKEN BY {whose}. TRY ANOTHER SQUARE."]
-        return self._play(cell)
+        said: Output = []
+        if text.strip() != name and len(text.strip()) < geometry.dims:
+            # Played by its number: the reply names the square, so a slip shows at once.
+            mover = self.board.turn
+            who = "YOU PLAY" if self.settings.players == 1 else f"{mover.name} PLAYS"
+            said.append(f"{who} {name} (SQUARE {geometry.numbers[cell]})")
+        return said + self._play(cell)
 
     def _play(self, cell: int) -> Output:
         """A person's legal move."""
@@ -264,7 +286,7 @@ class Session:
             if (self.settings.always_show or self.board_due) and not waiting:
                 self.board_due = False
                 shown = [Picture.of(board)]
-            return shown + self.score_lines()
+            return shown + self._score_change()
         self.stage = Stage.PLAY_AGAIN
         output: Output = [Picture.of(board), *self.score_lines()]
         if outcome.winner is None:
@@ -278,6 +300,14 @@ class Session:
             f"{self._verdict(outcome.winner)} {how} "
             f"{board.scores[outcome.winner]} LINES. THE LINES: {', '.join(lines)}",
         ]
+
+    def _score_change(self) -> list[str]:
+        """The score line if the score has changed since it was last printed."""
+        scores = tuple(self.board.scores)
+        if scores == (self.score_shown or (0,) * len(scores)):
+            return []
+        self.score_shown = scores
+        return self.score_lines()
 
     def score_lines(self) -> list[str]:
         """The score line, in games that keep score."""

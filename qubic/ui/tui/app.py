@@ -44,11 +44,11 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from qubic.core.board import PASS
-from qubic.core.notation import NotationError, format_cell, parse_cell
+from qubic.core.notation import NotationError, format_cell, numbered, parse_cell
 from qubic.play.commands import Hint
 from qubic.play.render import Layout as Shape
 from qubic.play.render import Output
-from qubic.play.session import GOODBYE, Session, Stage
+from qubic.play.session import GOODBYE, Session, Stage, people_words
 from qubic.play.text import table
 from qubic.players.levels import LEVELS
 from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock
@@ -406,9 +406,9 @@ class Screen:
             return
         typed, self.digits = self.digits, ""
         try:
-            self.cursor = parse_cell(typed, geometry)
+            self.cursor = parse_cell(typed, geometry, numbers=numbered(geometry))
         except NotationError as error:
-            self._say([f"{str(error).upper()}."])
+            self._say([f"{people_words(error)}."])
 
     def _play_cursor(self) -> None:
         self._play(self.cursor)
