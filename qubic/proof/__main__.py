@@ -3,6 +3,7 @@
 solve     prove that X wins, from the checkpoint
 book      write the strategy book from the checkpoint
 verify    walk the strategy and check every line
+all       solve, book and verify, in order
 opening   rebuild expert's opening book
 """
 
@@ -10,8 +11,44 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from qubic.proof import opening_build, solve, verify
+from qubic.proof.checkpoint import place
+from qubic.proof.pool import stop_on_signals, workers
+from qubic.proof.progress import duration
+from qubic.search import strategy
+
+
+def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """`all`: solve, write the book and verify it, each step resuming where it stopped; the
+    files in `--dir` (default: the package's). Each step's wall time is reported."""
+    start, prover = solve._setup(parser, args)
+    where = place(args.dir, args.checkpoint)
+    times: list[str] = []
+    with workers(args.workers, args.scheduler) as pool:
+        began = time.perf_counter()
+        outcome = solve.run_solve(args, where, start, prover, pool)
+        times.append(f"solve {duration(time.perf_counter() - began)}")
+        if not outcome:
+            print("the proof is not complete: no book written", flush=True)
+            return 1
+        began = time.perf_counter()
+        status = solve.run_book(args, where, start, prover, pool)
+        times.append(f"book {duration(time.perf_counter() - began)}")
+        if status:
+            print("the book has gaps: not verified", flush=True)
+            return status
+        began = time.perf_counter()
+        book = strategy.load(where.strategy)
+        status = verify.check(start, book, where.verify_journal, pool=pool)
+        times.append(f"verify {duration(time.perf_counter() - began)}")
+    print("wall time: " + ", ".join(times), flush=True)
+    return status
+
+
+def add_all_arguments(parser: argparse.ArgumentParser) -> None:
+    solve.add_solve_arguments(parser)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             verify.add_arguments,
             verify.verify,
         ),
+        ("all", "solve, book and verify, in order", run_all.__doc__, add_all_arguments, run_all),
         (
             "opening",
             "rebuild expert's opening book",
@@ -63,7 +101,15 @@ def main(argv: list[str] | None = None) -> int:
         runs[name] = (sub, run)
     args = parser.parse_args(argv)
     sub, run = runs[args.command]
-    return run(sub, args)
+    if args.command == "opening":
+        return run(sub, args)
+    stop_on_signals()
+    try:
+        return run(sub, args)
+    except KeyboardInterrupt:
+        if args.command != "solve":  # (solve says what it keeps itself)
+            print("stopped; what is finished is kept: run again to resume", flush=True)
+        return 130
 
 
 if __name__ == "__main__":

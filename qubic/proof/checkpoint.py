@@ -15,11 +15,37 @@ from __future__ import annotations
 import contextlib
 import lzma
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from qubic.search.prover import X_WIDTH
+from qubic.search.strategy import SHIPPED as STRATEGY
 
 CHECKPOINT = Path(__file__).with_name("proof.txt.xz")
+
+
+class Place(NamedTuple):
+    """Where a run keeps its files: the checkpoint (its journal beside it), the strategy book,
+    and the journals of the book's build and of the verifier's walk."""
+
+    checkpoint: Path
+    strategy: Path
+    book_journal: Path
+    verify_journal: Path
+
+
+def place(directory: Path | None, checkpoint: Path | None = None) -> Place:
+    """The files in `directory`, created if missing; without one, the package's checkpoint
+    (or `checkpoint`, its folder created if missing) and strategy book, the journals beside
+    the checkpoint."""
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+        checkpoint, strategy = directory / CHECKPOINT.name, directory / STRATEGY.name
+    else:
+        checkpoint, strategy = checkpoint or CHECKPOINT, STRATEGY
+        checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    folder = checkpoint.parent
+    return Place(checkpoint, strategy, folder / "book.journal", folder / "verify.journal")
+
 
 Key = tuple[int, int]  # a position's canonical image: X's and O's bitboards
 

@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import argparse
 import resource
-import signal
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 from typing import TextIO
 
@@ -33,7 +32,9 @@ from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.core.symmetry import stabilizer
-from qubic.proof.checkpoint import CHECKPOINT, Checkpoint, Key
+from qubic.proof.checkpoint import Checkpoint, Key, Place, place
+from qubic.proof.pool import Journal, Workers, workers
+from qubic.proof.progress import Progress
 from qubic.proof.unit import (
     UNIT_GROWTH,
     UNIT_NODES,
@@ -44,9 +45,9 @@ from qubic.proof.unit import (
     last_budget,
     unit,
 )
+from qubic.proof.verify import add_place_arguments
 from qubic.proof.writer import write_book
 from qubic.search.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
-from qubic.search.strategy import SHIPPED as STRATEGY
 from qubic.search.threats import winning_mask
 
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
@@ -139,11 +140,20 @@ class Solver:
         self.peak_kb = 0  # the largest worker seen
         self.started = time.perf_counter()
 
-    def solve(self, executor: Executor, workers: int, hours: float | None) -> bool | None:
+    def solve(
+        self,
+        executor: Executor,
+        workers: int,
+        hours: float | None,
+        progress: Progress | None = None,
+    ) -> bool | None:
         """Search until the root is settled or `hours` pass: True when X wins, False when it
-        does not, None when stopped first."""
+        does not, None when stopped first. `progress` shows how many of O's replies to X's
+        most promising move at the root are proved."""
         deadline = None if hours is None else time.perf_counter() + hours * 3600
-        last_report, last_compact = 0.0, time.perf_counter()
+        last_report, last_compact = time.perf_counter(), time.perf_counter()
+        if progress is not None:
+            progress.update(*self.replies_proved(), skipped=self.replies_proved()[0])
         while not self.root.settled:
             out_of_time = deadline is not None and time.perf_counter() > deadline
             while not out_of_time and len(self.running) < workers:
@@ -155,17 +165,44 @@ class Solver:
                     break
             if self.root.settled or not self.running:
                 break
-            done, _ = wait(self.running, timeout=REPORT_SECONDS, return_when=FIRST_COMPLETED)
+            done, _ = wait(self.running, timeout=1.0, return_when=FIRST_COMPLETED)
             for future in done:
-                self._receive(self.running.pop(future), future.result())
+                answer = future.result()
+                self._receive(self.running.pop(future), answer)
+                if progress is not None:
+                    progress.busy(answer.cpu_seconds)
+            if progress is not None:
+                proved, replies = self.replies_proved()
+                progress.update(proved, replies, note=self._units())
             if time.perf_counter() - last_report >= REPORT_SECONDS:
+                if progress is not None:
+                    progress.clear()
                 self.report()
                 last_report = time.perf_counter()
             if time.perf_counter() - last_compact >= COMPACT_SECONDS:
                 self.checkpoint.compact()
                 last_compact = time.perf_counter()
+        if progress is not None:
+            progress.clear()
         self.report()
+        if progress is not None:
+            progress.update(*self.replies_proved())
+            progress.finish(self._units())
         return None if not self.root.settled else self.root.pn == 0
+
+    def replies_proved(self) -> tuple[int, int]:
+        """Of O's replies to X's most promising move at the root (X's moves, at O's turn),
+        how many are proved, and how many there are; (1, 1) once the root is proved."""
+        if self.root.pn == 0:
+            return 1, 1
+        node = self.root
+        if x_to_move(node.x, node.o) and node.children:
+            node = min(node.children, key=lambda child: _real(child.pn))
+        replies = node.children or []
+        return sum(1 for reply in replies if reply.pn == 0), max(1, len(replies))
+
+    def _units(self) -> str:
+        return f"units {sum(self.counts.values()):,} ({self.counts['proved']:,} proved)"
 
     def _select(self) -> Node | None:
         """The most proving leaf not already being searched; None if every leaf is."""
@@ -388,8 +425,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--checkpoint",
         type=Path,
-        default=CHECKPOINT,
-        help="the file to resume from and append to (default: the package's)",
+        help="the file to resume from and append to (default: DIR's, else the package's)",
     )
     parser.add_argument(
         "--start",
@@ -397,6 +433,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MOVE",
         help="prove the position after these moves instead of the empty cube",
     )
+    add_place_arguments(parser)
 
 
 def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -428,18 +465,51 @@ def _setup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[l
 
 def book(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`book`: write the strategy book from the checkpoint (positions whose quiet moves it does
-    not keep are proved again)."""
+    not keep are proved again). A build stopped part way resumes: every part of its walks
+    and every proof it made are in the journal `book.journal`."""
     start, prover = _setup(parser, args)
-    checkpoint = Checkpoint(args.checkpoint)
-    with ProcessPoolExecutor(args.workers) as executor:
-        nodes = last_budget(args.unit_nodes or UNIT_NODES[prover])
-        return write_book(checkpoint, STRATEGY, start, prover, nodes, sys.stdout, executor)
+    where = place(args.dir, args.checkpoint)
+    with workers(args.workers, args.scheduler) as pool:
+        return run_book(args, where, start, prover, pool)
+
+
+def run_book(
+    args: argparse.Namespace, where: Place, start: list[int], prover: str, pool: Workers
+) -> int:
+    checkpoint = Checkpoint(where.checkpoint)
+    nodes = last_budget(args.unit_nodes or UNIT_NODES[prover])
+    journal = Journal(where.book_journal)
+    try:
+        return write_book(
+            checkpoint,
+            where.strategy,
+            start,
+            prover,
+            nodes,
+            sys.stdout,
+            pool.executor,
+            journal=journal,
+            count=pool.size,
+        )
+    finally:
+        journal.close()
 
 
 def solve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`solve`: search, resuming from the checkpoint, until the proof is complete."""
     start, prover = _setup(parser, args)
-    checkpoint = Checkpoint(args.checkpoint)
+    where = place(args.dir, args.checkpoint)
+    with workers(args.workers, args.scheduler) as pool:
+        run_solve(args, where, start, prover, pool)
+    return 0
+
+
+def run_solve(
+    args: argparse.Namespace, where: Place, start: list[int], prover: str, pool: Workers
+) -> bool | None:
+    """Search with `pool`'s workers, resuming from the checkpoint in `where`: True when X
+    wins, False when not, None when stopped first."""
+    checkpoint = Checkpoint(where.checkpoint)
     board = Board.from_moves(start)
     solver = Solver(
         checkpoint,
@@ -451,27 +521,19 @@ def solve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     )
     print(
         f"resuming with {len(checkpoint.settled)} settled positions and "
-        f"{len(checkpoint.book)} quiet moves from {args.checkpoint}; {prover} prover, "
+        f"{len(checkpoint.book)} quiet moves from {where.checkpoint}; {prover} prover, "
         f"{solver.nodes:,} to {solver.max_nodes:,} nodes and {solver.width} X moves a unit",
         flush=True,
     )
-
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    # Installed for SIGINT too: a shell starting the solver in the background (`... &`)
-    # leaves SIGINT ignored, and `kill -INT` would then not stop it.
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    executor = ProcessPoolExecutor(args.workers)
+    progress = Progress("solve", sys.stdout, workers=pool.size, what="of O's replies proved")
     try:
-        outcome = solver.solve(executor, args.workers, args.hours)
+        outcome = solver.solve(pool.executor, pool.size, args.hours, progress)
     except KeyboardInterrupt:
+        progress.clear()
         print("stopped; everything answered so far is in the checkpoint", flush=True)
-        outcome = None
+        raise
     finally:
-        executor.shutdown(wait=False, cancel_futures=True)
         checkpoint.compact()
     if outcome is not None:
-        print("X WINS: the proof is complete" if outcome else "X does not win here")
-    return 0
+        print("X WINS: the proof is complete" if outcome else "X does not win here", flush=True)
+    return outcome

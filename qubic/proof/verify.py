@@ -13,24 +13,32 @@ counted, not walked: X wins at once.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any, TextIO
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.notation import format_cell, parse_cell
 from qubic.core.symmetry import line_profile, orbit_representatives, stabilizer
+from qubic.proof.checkpoint import place
+from qubic.proof.pool import Journal, Workers, digest, run_tasks, workers
+from qubic.proof.progress import Progress
 from qubic.search import strategy
 from qubic.search.strategy import x_move
 from qubic.search.threats import lowest, winning_mask
 
 Mover = Callable[[int, int, strategy.Entries, Orientation | None], tuple[int, str] | None]
 QUIET = ("book", "setup")  # the reasons of the quiet moves a book must hold
+PARTS = 160  # the parts a walk through workers is cut into: enough to keep every worker
+# busy to the end and to lose little to a stop; each part walks what it meets again
+SPLIT_DEPTH = 3  # at most this many of X's moves are walked here to find the parts
 
 
 @dataclass
@@ -81,24 +89,109 @@ def walk_lines(
     executor: Executor | None = None,
     limit: int | None = None,
     mover: Mover = x_move,
+    journal: Journal | None = None,
+    progress: Progress | None = None,
+    parts: int = PARTS,
 ) -> Walk:
     """Walk the strategy from the position after each of `lines` (X to move), X playing
-    `mover`'s moves (level perfect's by default). With an `executor`, the subtrees after X's
-    first answers and each of O's replies are walked in its processes (`limit` then counts
-    within each); a position two of them meet is walked in each."""
-    if executor is None:
+    `mover`'s moves (level perfect's by default). With an `executor` or a `journal`, the top
+    of the walk is walked here, X's answers and O's replies to them, until some `parts`
+    lines are left; their subtrees are walked in parts, in the executor's processes
+    (`limit` then counts within each), and each part's answer goes to the journal as it
+    arrives: a walk stopped and run again takes the parts it finished from there. A position
+    two parts meet is walked in each."""
+    if executor is None and journal is None:
         return _walk(lines, book, limit, mover)
     start = time.perf_counter()
-    result = _walk(lines, book, limit, mover, split=True)
-    size = max(1, len(result.frontier) // 32)
-    chunks = [result.frontier[i : i + size] for i in range(0, len(result.frontier), size)]
-    for part in executor.map(partial(_walk, book=book, limit=limit, mover=mover), chunks):
-        result.answered.update(part.answered)
-        result.failures += part.failures
-        result.quiet |= part.quiet
-        result.lost_at_once += part.lost_at_once
+    result = Walk()
+    frontier = lines
+    journal = journal or Journal(None)
+    book_key = digest(sorted(book.items()))
+    for depth in range(SPLIT_DEPTH):
+        if len(frontier) >= parts:
+            break
+        # X's answers and O's replies, a level at a time, in the workers too: the book's
+        # mover searches for setups, which takes time even near the root.
+        size = max(1, -(-len(frontier) // parts))
+        chunks = [frontier[i : i + size] for i in range(0, len(frontier), size)]
+        keys = [digest("top", book_key, _name(mover), limit, chunk) for chunk in chunks]
+        if progress is not None:
+            progress.update(note=f"level {depth + 1} of the top")
+        tops = run_tasks(
+            partial(_walk, book=book, limit=limit, mover=mover, split=True, book_key=book_key),
+            chunks,
+            keys,
+            journal,
+            partial(_encode, frontier=True),
+            _decode,
+            executor,
+            progress,
+            seconds=lambda part: part.seconds,
+            count=False,
+        )
+        frontier = []
+        for top in tops:
+            _merge(result, top)
+            frontier += top.frontier
+    size = max(1, -(-len(frontier) // parts))
+    chunks = [frontier[i : i + size] for i in range(0, len(frontier), size)]
+    keys = [digest("walk", book_key, _name(mover), limit, chunk) for chunk in chunks]
+    if progress is not None:
+        progress.update(note="")
+    answers = run_tasks(
+        partial(_walk, book=book, limit=limit, mover=mover, book_key=book_key),
+        chunks,
+        keys,
+        journal,
+        _encode,
+        _decode,
+        executor,
+        progress,
+        seconds=lambda part: part.seconds,
+    )
+    for part in answers:
+        _merge(result, part)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _merge(result: Walk, part: Walk) -> None:
+    result.answered.update(part.answered)
+    result.failures += part.failures
+    result.quiet |= part.quiet
+    result.lost_at_once += part.lost_at_once
+
+
+def _name(mover: Mover) -> str:
+    """A name for `mover` that is the same in every run (a key of the journal)."""
+    if isinstance(mover, partial):
+        return f"{mover.func.__name__}{sorted(mover.keywords.items())}"
+    return getattr(mover, "__name__", type(mover).__name__)
+
+
+def _encode(part: Walk, frontier: bool = False) -> dict[str, Any]:
+    return {
+        "frontier": part.frontier if frontier else [],
+        "answered": dict(part.answered),
+        "failures": part.failures,
+        "quiet": [[x, o, cell] for (x, o), cell in part.quiet.items()],
+        "lost": part.lost_at_once,
+        "seconds": part.seconds,
+    }
+
+
+def _decode(data: dict[str, Any]) -> Walk:
+    return Walk(
+        Counter(data["answered"]),
+        data["failures"],
+        {(x, o): cell for x, o, cell in data["quiet"]},
+        data["lost"],
+        data["seconds"],
+        data["frontier"],
+    )
+
+
+_profiles: dict[str, set[tuple[int, ...]]] = {}  # the book's line profiles, by its digest
 
 
 def _walk(
@@ -107,9 +200,11 @@ def _walk(
     limit: int | None = None,
     mover: Mover = x_move,
     split: bool = False,
+    book_key: str | None = None,
 ) -> Walk:
     """`walk` from each of `starts` in this process; when `split`, only X's first answers,
-    with the lines to O's replies to them left in `frontier`."""
+    with the lines to O's replies to them left in `frontier`. `book_key`: the book's digest,
+    under which this process keeps what it derives from the book for the next part."""
     start = time.perf_counter()
     result = Walk()
     seen: set[tuple[int, int]] = set()
@@ -120,7 +215,12 @@ def _walk(
             path = (cell, path)
         board = Board.from_moves(moves)
         stack.append((board.bits[0], board.bits[1], path))
-    profiles = {line_profile(CUBE, x, o) for x, o in book}
+    profiles = _profiles.get(book_key or "") if book_key else None
+    if profiles is None:
+        profiles = {line_profile(CUBE, x, o) for x, o in book}
+        if book_key:
+            _profiles.clear()  # one book at a time
+            _profiles[book_key] = profiles
     while stack and (limit is None or result.positions < limit):
         x, o, path = stack.pop()
         if winning_mask(x, o):  # no need to look for the position again
@@ -178,7 +278,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MOVE",
         help="walk from the position after these moves (X to move); default the empty cube",
     )
-    parser.add_argument("--book", type=Path, help="a strategy file (default: the package's)")
+    parser.add_argument(
+        "--book", type=Path, help="a strategy file (default: DIR's, else the package's)"
+    )
     parser.add_argument(
         "--limit", type=int, help="stop after this many positions (in each process's part)"
     )
@@ -189,10 +291,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="processes walking the subtrees after O's replies (default 2; "
         "1 walks in this process alone)",
     )
+    add_place_arguments(parser)
+
+
+def add_place_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--dir` and `--scheduler`, which every step of the proof takes."""
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        help="keep the checkpoint, the journals and the strategy book in this folder, "
+        "created if missing (default: the package's files)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the work on this Dask scheduler's workers (the cluster extra), "
+        "e.g. tcp://10.0.0.5:8786, instead of local processes",
+    )
 
 
 def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """`verify`: walk the strategy; exit status 1 on any line that X does not win."""
+    """`verify`: walk the strategy; exit status 1 on any line that X does not win. A walk
+    stopped part way resumes: its finished parts are in the journal `verify.journal`."""
     try:
         moves = [parse_cell(text) for text in args.moves]
         Board.from_moves(moves)
@@ -200,17 +320,48 @@ def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"bad moves: {error}")
     if len(moves) % 2:
         parser.error("give an even number of moves: the walk starts with X to move")
-    book = strategy.shipped() if args.book is None else strategy.load(args.book)
-    if args.workers > 1:
-        with ProcessPoolExecutor(args.workers) as executor:
-            result = walk(moves, book, args.limit, executor)
+    where = place(args.dir)
+    if args.book is not None:
+        book = strategy.load(args.book)
+    elif args.dir is not None:
+        book = strategy.load(where.strategy)
     else:
-        result = walk(moves, book, args.limit)
-    print(f"positions walked: {result.positions:,} in {result.seconds:.1f} s")
+        book = strategy.shipped()
+    return check(moves, book, where.verify_journal, args.workers, args.scheduler, args.limit)
+
+
+def check(
+    moves: list[int],
+    book: strategy.Entries,
+    journal_path: Path,
+    count: int = 2,
+    scheduler: str | None = None,
+    limit: int | None = None,
+    out: TextIO = sys.stdout,
+    pool: Workers | None = None,
+) -> int:
+    """Walk `book` from `moves` in `pool`'s workers, else `count` new ones (or a Dask
+    cluster's; 1: here), resuming from the journal, print what it met, and give the exit
+    status: 1 on any failure. A finished walk removes its journal: the next is a whole new
+    check."""
+    journal = Journal(journal_path)
+    if pool is None and (count > 1 or scheduler):
+        with workers(count, scheduler) as pool:
+            return check(moves, book, journal_path, limit=limit, out=out, pool=pool)
+    executor, count = (None, 1) if pool is None else pool
+    progress = Progress("verify", out, workers=count)
+    result = walk_lines([moves], book, executor, limit, journal=journal, progress=progress)
+    progress.finish(f"{result.positions:,} positions")
+    journal.remove()
+    print(f"positions walked: {result.positions:,} in {result.seconds:.1f} s", file=out)
     for reason in ("book", "threats", "block", "win"):
-        print(f"  answered by {reason}: {result.answered[reason]:,}")
-    print(f"O's replies not blocking X's three (lost at once, not walked): {result.lost_at_once:,}")
-    print(f"failures: {len(result.failures):,}")
+        print(f"  answered by {reason}: {result.answered[reason]:,}", file=out)
+    print(
+        f"O's replies not blocking X's three (lost at once, not walked): {result.lost_at_once:,}",
+        file=out,
+    )
+    print(f"failures: {len(result.failures):,}", file=out)
     for line in result.failures[:10]:
-        print("  " + " ".join(format_cell(cell) for cell in line))
+        print("  " + " ".join(format_cell(cell) for cell in line), file=out)
+    out.flush()
     return 1 if result.failures else 0

@@ -9,6 +9,7 @@ proved first, not for a small strategy, may need many more.
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import Executor
 from functools import partial
 from pathlib import Path
@@ -17,8 +18,10 @@ from typing import NamedTuple, TextIO
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.proof.checkpoint import Checkpoint
+from qubic.proof.pool import Journal, digest, run_tasks
+from qubic.proof.progress import Progress
 from qubic.proof.unit import UNIT_WIDTH, unit
-from qubic.proof.verify import walk, walk_lines
+from qubic.proof.verify import walk_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
 from qubic.search.strategy import Entries, format_entries, lookup, x_move
@@ -73,6 +76,13 @@ def prove_again(gap: Gap, nodes: int, prover: str) -> list[tuple[int, int, int]]
     return [move for x, o in gap.ends for move in first_proof(x, o, widths, nodes, prover) or []]
 
 
+def prove_gap(gap: Gap, nodes: int, prover: str) -> tuple[list[tuple[int, int, int]], float]:
+    """`prove_again`, and the CPU seconds it took."""
+    start = time.process_time()
+    moves = prove_again(gap, nodes, prover)
+    return moves, time.process_time() - start
+
+
 def first_proof(
     x: int, o: int, widths: list[int], nodes: int, prover: str
 ) -> list[tuple[int, int, int]] | None:
@@ -113,6 +123,8 @@ def write_book(
     out: TextIO,
     executor: Executor | None = None,
     setups: int = SETUPS,
+    journal: Journal | None = None,
+    count: int = 1,
 ) -> int:
     """Walk the strategy from `start` with the checkpoint's quiet moves, X playing a win with
     at most `setups` setups before them (`setup_first`; 0, the proof's moves alone), and write
@@ -126,14 +138,47 @@ def write_book(
     the root again, the gaps themselves are proved (at the run's unit width, then trying
     every move of X). The walk repeats over the gaps' subtrees until it meets no gap or has
     nothing left to prove. The walk and the units run through `executor` when one is
-    given."""
+    given (`count` workers, for the busy share reported). With a `journal`, every part of a
+    walk and every proof goes there as it arrives, so a build stopped at any point resumes
+    with only the work in flight lost; a finished build leaves there only a record of the
+    book it wrote, and a build with the same inputs finds that book up to date."""
+    journal = journal or Journal(None)
+    done_key = digest(
+        "book",
+        sorted(checkpoint.settled.items()),
+        sorted(checkpoint.book.items()),
+        sorted(checkpoint.widths.items()),
+        start,
+        prover,
+        nodes,
+        setups,
+    )
+    done = journal.get(done_key)
+    if done is not None and path.exists() and digest(path.read_bytes()) == done["file"]:
+        print(f"the book {path} is up to date: {done['entries']:,} entries", file=out)
+        return int(done["status"])
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
     mover = partial(setup_first, setups=setups) if setups else x_move
-    result = walk(start, book, executor=executor, mover=mover)
+    passes = 1
+
+    def progress(what: str, how: str) -> Progress:
+        return Progress(f"book pass {passes}: {what}", out, workers=count, what=how)
+
+    recording = executor is not None or journal.path is not None  # else: all in one walk
+    walking = progress("walk", "parts")
+    result = walk_lines(
+        [start],
+        book,
+        executor,
+        mover=mover,
+        journal=journal if recording else None,
+        progress=walking if recording else None,
+    )
+    if recording:
+        walking.finish(f"{result.positions:,} positions")
     quiet, failures, walked = dict(result.quiet), result.failures, result.positions
     tried: set[tuple[int, int]] = set()  # unit roots proved again
-    run = map if executor is None else executor.map
     while True:
         gaps: dict[tuple[int, int], Gap] = {}
         added, lost, open_lines = 0, [], []
@@ -157,10 +202,25 @@ def write_book(
                 gaps[root] = Gap(*root, retries, [])
             gaps[root].ends.append((x, o))
         tried |= gaps.keys()
-        for moves in run(partial(prove_again, nodes=nodes, prover=prover), gaps.values()):
+        proving = progress("proofs", "gaps")
+        tasks = list(gaps.values())
+        proofs = run_tasks(
+            partial(prove_gap, nodes=nodes, prover=prover),
+            tasks,
+            [digest("gap", gap, nodes, prover) for gap in tasks],
+            journal,
+            list,
+            lambda data: (data[0], data[1]),
+            executor,
+            proving,
+            seconds=lambda answer: answer[1],
+        )
+        for moves, _ in proofs:
             for x, o, cell in moves:
                 added += (x, o) not in book
                 book.setdefault((x, o), cell)
+        if recording:
+            proving.finish(f"{added:,} quiet moves")
         print(
             f"walked {walked:,} positions, no move at {len(failures):,}; "
             f"proved again: {added:,} quiet moves",
@@ -170,10 +230,27 @@ def write_book(
         if not failures or (not added and not any(gap.widths for gap in gaps.values())):
             break
         # Only the gaps' subtrees can change: walk those again.
-        again = walk_lines(open_lines, book, executor, mover=mover)
+        passes += 1
+        walking = progress("walk", "parts")
+        again = walk_lines(
+            open_lines,
+            book,
+            executor,
+            mover=mover,
+            journal=journal if recording else None,
+            progress=walking if recording else None,
+        )
+        if recording:
+            walking.finish(f"{again.positions:,} positions")
         quiet |= again.quiet
         failures, walked = lost + again.failures, again.positions
-    path.write_text(format_entries(quiet.items()), encoding="ascii")
+    text = format_entries(quiet.items())
+    path.write_text(text, encoding="ascii")
+    status = 0 if not failures else 1
+    journal.put(
+        done_key, {"file": digest(text.encode("ascii")), "entries": len(quiet), "status": status}
+    )
+    journal.keep(done_key)  # the rest is done with
     print(
         f"wrote {len(quiet):,} entries ({path.stat().st_size:,} bytes) to {path}; "
         f"{len(failures):,} positions not yet proved",

@@ -1,0 +1,155 @@
+"""`python -m qubic.proof all|solve|book|verify` as a person runs them: from an empty folder, a
+missing one, stopped by a signal or killed outright and run again."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from qubic.proof.checkpoint import CHECKPOINT
+from qubic.search.strategy import SHIPPED
+from tests.test_prover import QUIET_WIN
+
+# X wins here with a few quiet moves; the Python prover's units of 40 nodes cannot prove it
+# alone, so the upper tree grows and the book proves some units again.
+SMALL = ["--start", *QUIET_WIN.split(), "--prover", "python"]
+
+
+def proof(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "qubic.proof", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def start(*args: str) -> subprocess.Popen[str]:
+    """The command in a process group of its own, as a terminal runs it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "qubic.proof", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def wait_for(condition, seconds: float = 60) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.02)
+
+
+def lines_in(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`all` into a folder that does not exist yet, two levels deep."""
+    shipped = digest(SHIPPED), digest(CHECKPOINT)
+    folder = tmp_path_factory.mktemp("all") / "not" / "there"
+    run = proof("all", "--dir", str(folder), "--unit-nodes", "40", "--workers", "2", *SMALL)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "X WINS: the proof is complete" in run.stdout
+    assert "failures: 0" in run.stdout
+    assert re.search(r"wall time: solve .+, book .+, verify .+", run.stdout)
+    assert re.search(r"workers busy \d+% of 2 x", run.stdout)  # each step's closing line
+    assert "Traceback" not in run.stderr
+    assert (digest(SHIPPED), digest(CHECKPOINT)) == shipped  # the package's files untouched
+    return folder
+
+
+def test_all_from_a_missing_folder_proves_writes_and_verifies(built: Path) -> None:
+    assert sorted(p.name for p in built.iterdir()) == [
+        "book.journal",  # the record of the book written
+        "proof.txt.xz",
+        "strategy.txt",
+    ]
+    again = proof("all", "--dir", str(built), "--unit-nodes", "40", *SMALL)
+    assert again.returncode == 0, again.stderr
+    assert "is up to date" in again.stdout  # the book is not built twice
+    assert "failures: 0" in again.stdout
+
+
+def test_the_book_is_the_same_byte_for_byte_when_built_again(built: Path, tmp_path: Path) -> None:
+    for name in ("proof.txt.xz",):
+        (tmp_path / name).write_bytes((built / name).read_bytes())
+    run = proof("book", "--dir", str(tmp_path), "--unit-nodes", "40", "--workers", "1", *SMALL)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "strategy.txt").read_bytes() == (built / "strategy.txt").read_bytes()
+
+
+def test_a_solve_killed_outright_resumes_from_its_journal(tmp_path: Path) -> None:
+    args = ["solve", "--dir", str(tmp_path), "--unit-nodes", "10", "--workers", "1", *SMALL]
+    solver = start(*args)
+    journal = tmp_path / "proof.journal"
+    wait_for(lambda: lines_in(journal) >= 3)
+    solver.kill()
+    solver.communicate()
+    kept = lines_in(journal)
+    run = proof(*args)
+    assert run.returncode == 0, run.stderr
+    settled = int(re.search(r"resuming with (\d+) settled", run.stdout)[1])  # type: ignore[index]
+    assert settled > 0 or kept >= 3
+    assert "X WINS" in run.stdout
+
+
+def test_a_book_build_killed_outright_resumes_from_its_journal(built: Path, tmp_path: Path) -> None:
+    (tmp_path / "proof.txt.xz").write_bytes((built / "proof.txt.xz").read_bytes())
+    args = ["book", "--dir", str(tmp_path), "--unit-nodes", "40", "--workers", "1", *SMALL]
+    build = start(*args)
+    journal = tmp_path / "book.journal"
+    wait_for(lambda: lines_in(journal) >= 3)
+    build.kill()
+    build.communicate()
+    assert not (tmp_path / "strategy.txt").exists()
+    run = proof(*args)
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"\([\d,]+ done before\)", run.stdout), run.stdout
+    assert (tmp_path / "strategy.txt").read_bytes() == (built / "strategy.txt").read_bytes()
+
+
+def test_a_verify_killed_outright_resumes_and_counts_the_same(tmp_path: Path) -> None:
+    # The shipped book from a deep position, each part cut short: a walk of some seconds.
+    args = ["verify", "111", "114", "141", "441", "--limit", "300", "--workers", "1"]
+    args += ["--dir", str(tmp_path), "--book", str(SHIPPED)]
+    whole = proof(*args)
+    assert whole.returncode == 0, whole.stderr
+    assert not (tmp_path / "verify.journal").exists()  # a finished walk leaves no journal
+    walker = start(*args)
+    journal = tmp_path / "verify.journal"
+    wait_for(lambda: lines_in(journal) >= 5)
+    walker.kill()
+    walker.communicate()
+    run = proof(*args)
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"\([\d,]+ done before\)", run.stdout), run.stdout
+    counts = re.compile(r"positions walked: ([\d,]+)")
+    assert counts.search(run.stdout)[1] == counts.search(whole.stdout)[1]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_prints_one_line_and_no_worker_traceback(tmp_path: Path, stop: int) -> None:
+    args = ["verify", "111", "114", "--workers", "2", "--dir", str(tmp_path)]
+    walker = start(*args, "--book", str(SHIPPED))
+    wait_for(lambda: lines_in(tmp_path / "verify.journal") >= 1)
+    os.killpg(walker.pid, stop)  # to the workers too, as a Ctrl-C in a terminal
+    out, err = walker.communicate(timeout=30)
+    assert walker.returncode == 130
+    assert out.strip().splitlines()[-1] == "stopped; what is finished is kept: run again to resume"
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
