@@ -61,9 +61,13 @@ def workers(count: int, scheduler: str | None = None) -> Iterator[Workers]:
                 "--scheduler needs distributed: pip install -e '.[cluster]'"
             ) from error
         client = Client(scheduler)
+        executor = client.get_executor(pure=False)
         try:
             threads = sum(client.nthreads().values())
-            yield Workers(client.get_executor(pure=False), max(1, threads))
+            yield Workers(executor, max(1, threads))
+        except BaseException:
+            executor.shutdown(wait=False)  # cancels the tasks sent
+            raise
         finally:
             client.close()
         return

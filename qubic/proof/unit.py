@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import resource
+import threading
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, NamedTuple
@@ -44,8 +45,9 @@ def fast_prover_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-_fast_provers: dict[int, FastProver] = {}  # a worker's compiled provers by width, kept
-# between units so that their tables are allocated once
+_local = threading.local()  # a worker's compiled provers by width (`provers`), kept between
+# units so that their tables are allocated once; one set a thread (a Dask worker may run
+# units in several threads)
 
 
 def unit(
@@ -59,9 +61,10 @@ def unit(
     if prover == "fast":
         from qubic.proof.fast_prover import FastProver  # numba: only where the extra is installed
 
-        if width not in _fast_provers:
-            _fast_provers[width] = FastProver(width=width)
-        search = _fast_provers[width]
+        provers: dict[int, FastProver] = _local.__dict__.setdefault("provers", {})
+        if width not in provers:
+            provers[width] = FastProver(width=width)
+        search = provers[width]
         search.clear()  # a unit's answer must not depend on the units before it
     else:
         search = Prover(width=width)
