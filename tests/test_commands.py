@@ -142,8 +142,8 @@ def test_save_writes_the_game_and_says_how_to_resume(tmp_path):
     session = started(seed=8)
     play(session, "111")
     path = tmp_path / "my game.txt"
-    [message] = session.answer(f"save '{path}'")
-    assert message == f"GAME SAVED TO {path}. TO RESUME IT: qubic --load '{path}'"
+    message = session.answer(f"save '{path}'")
+    assert message == [f"GAME SAVED TO {path}.", f"TO RESUME IT: qubic --load '{path}'"]
     settings, board = savefile.load(str(path))
     assert settings == session.settings and board.moves == session.board.moves
 
@@ -152,9 +152,9 @@ def test_save_alone_saves_to_a_dated_name_and_failures_explain(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     session = started()
     play(session, "111")
-    [saved] = session.answer("SAVE")
+    saved = "\n".join(session.answer("SAVE"))
     match = re.fullmatch(
-        r"GAME SAVED TO (qubic-\d{4}-\d\d-\d\d-\d{4}\.txt)\. "
+        r"GAME SAVED TO (qubic-\d{4}-\d\d-\d\d-\d{6}\.txt)\.\n"
         r"TO RESUME IT: qubic --load \1",
         saved,
     )
@@ -168,7 +168,8 @@ def test_save_names_take_quotes_and_a_home_directory(tmp_path, monkeypatch):
     session = started()
     path = tmp_path / "my game.txt"
     assert session.answer('save "~/my game.txt"') == [
-        f"GAME SAVED TO ~/my game.txt. TO RESUME IT: qubic --load '{path}'"
+        "GAME SAVED TO ~/my game.txt.",
+        f"TO RESUME IT: qubic --load '{path}'",
     ]
     assert path.exists()
     [two] = session.answer("save my game.txt")
@@ -280,13 +281,28 @@ def test_quit_offers_to_save_a_game_in_progress(tmp_path, monkeypatch):
     assert session.answer("quit now") == ["QUIT AND EXIT TAKE NOTHING AFTER THEM."]
     assert session.answer("Quit") == [] and session.prompt == "SAVE THE GAME BEFORE YOU GO?"
     assert session.answer("maybe") == ["PLEASE ANSWER YES OR NO."]
-    saved, goodbye = session.answer("yes")
+    saved, resume, goodbye = session.answer("yes")
     assert saved.startswith("GAME SAVED TO qubic-") and goodbye == GOODBYE and session.done
+    assert resume.startswith("TO RESUME IT: qubic --load qubic-")
     assert len(list(tmp_path.glob("qubic-*.txt"))) == 1
     session = started()
     play(session, "111")
     session.answer("exit")
     assert session.answer("n") == [GOODBYE] and session.done
+
+
+def test_leaving_offers_to_save_only_moves_no_save_holds(tmp_path, monkeypatch):
+    # Issue 37: QUIT right after SAVE still asked to save.
+    monkeypatch.chdir(tmp_path)
+    session = started()
+    play(session, "111")
+    session.answer("SAVE")
+    assert session.answer("QUIT") == [GOODBYE] and session.done
+    session = started()
+    play(session, "111")
+    session.answer("SAVE")
+    play(session, "112")
+    assert session.answer("QUIT") == [] and session.prompt == "SAVE THE GAME BEFORE YOU GO?"
 
 
 def test_quit_at_a_yes_no_question_leaves_at_once():

@@ -9,6 +9,7 @@ import pytest
 
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell
+from qubic.play import savefile
 from qubic.players.normal import NormalPlayer
 from tests.conftest import expect_goodbye, expect_prompt, prompt_pattern, run_piped, spawn
 from tests.scripted import find_game, human_moves, winning_line
@@ -195,3 +196,34 @@ def test_a_dropped_digit_is_refused_and_never_becomes_a_move():
     expect_prompt(child, MOVE)
     child.sendcontrol("d")
     expect_goodbye(child)
+
+
+def test_two_dated_saves_in_the_same_minute_keep_both_games(tmp_path):
+    # Issue 37: SAVE alone in two games within a minute wrote both to one name.
+    names = []
+    for first in ("111", "444"):
+        child = spawn("--seed", str(SEED), "--no-color", cwd=str(tmp_path), columns=200)
+        expect_prompt(child, r"DO YOU WANT INSTRUCTIONS\?")
+        child.sendline("no")
+        expect_prompt(child, r"DO YOU WANT TO MOVE FIRST\?")
+        child.sendline("yes")
+        expect_prompt(child, MOVE)
+        child.sendline(first)
+        expect_prompt(child, MOVE)
+        child.sendline("SAVE")
+        child.expect(r"GAME SAVED TO (qubic-[-\d]+\.txt)\.\r\nTO RESUME IT: \S*qubic --load \1")
+        names.append(child.match.group(1))
+        expect_prompt(child, MOVE)
+        if first == "444":
+            # A save of another game is not this game's to replace.
+            child.sendline(f"SAVE {names[0]}")
+            child.expect_exact(f"CANNOT SAVE TO {names[0]}: IT HOLDS ANOTHER SAVED GAME")
+            expect_prompt(child, MOVE)
+        child.sendline("QUIT")  # just saved: nothing to offer
+        assert child.expect(["SAVE THE GAME BEFORE YOU GO", "GOODBYE"]) == 1
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+    assert names[0] != names[1]
+    games = [savefile.load(str(tmp_path / name))[1].moves[0] for name in names]
+    assert [format_cell(cell) for cell in games] == ["111", "444"]

@@ -11,7 +11,7 @@ import pexpect
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell, parse_cell
 from qubic.play import savefile
-from qubic.play.commands import COMMAND_HELP
+from qubic.play.commands import command_help
 from qubic.play.render import COLOURS
 from qubic.play.session import Session
 from qubic.play.settings import Settings
@@ -93,8 +93,9 @@ def test_help_lists_every_command():
     child = start(True, "--no-color")
     command(child, "help", r"AT YOUR MOVE YOU CAN TYPE:\r\n([\s\S]*?leaves at once)\r\n")
     listed = " ".join(child.match.group(1).split())
-    for usage, meaning in COMMAND_HELP:
+    for usage, meaning in command_help(Session()):  # what works on the 4x4x4 cube
         assert f"{usage} {meaning}" in listed
+    assert "17 play" not in listed
     leave(child)
 
 
@@ -134,7 +135,9 @@ def test_save_then_load_resumes_exactly_there(tmp_path, monkeypatch):
     child = start(True, "--no-color", "--always-show")
     reply = move(child, "111")
     command(
-        child, "save game.txt", r"GAME SAVED TO game\.txt\. TO RESUME IT: qubic --load game\.txt"
+        child,
+        "save game.txt",
+        r"GAME SAVED TO game\.txt\.\r\nTO RESUME IT: \S*qubic --load game\.txt",
     )
     leave(child)
     settings, board = savefile.load(str(path))

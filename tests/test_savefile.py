@@ -165,8 +165,12 @@ def test_save_into_a_missing_directory_fails_cleanly(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
-def test_the_suggested_name_carries_date_and_time():
-    assert savefile.suggested_name(datetime(2026, 11, 22, 15, 30)) == "qubic-2026-11-22-1530.txt"
+def test_the_suggested_name_carries_date_and_time_and_never_lands_on_a_file(tmp_path):
+    now = datetime(2026, 11, 22, 15, 30, 7)
+    assert savefile.suggested_name(now, str(tmp_path)) == "qubic-2026-11-22-153007.txt"
+    (tmp_path / "qubic-2026-11-22-153007.txt").write_text("mine")
+    (tmp_path / "qubic-2026-11-22-153007-2.txt").write_text("mine")
+    assert savefile.suggested_name(now, str(tmp_path)) == "qubic-2026-11-22-153007-3.txt"
 
 
 @st.composite
@@ -221,8 +225,8 @@ def test_save_then_load_resumes_the_identical_session(game):
     session = Session.resume(*game)
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory, "game.txt")
-        [message] = session.answer(f"SAVE {path}")
-        assert message.startswith(f"GAME SAVED TO {path}.")
+        message, _ = session.answer(f"SAVE {path}")
+        assert message == f"GAME SAVED TO {path}."
         loaded = Session.resume(*savefile.load(str(path)))
         assert savefile.dumps(loaded.settings, loaded.board) == path.read_text()
     assert session_state(loaded) == session_state(session)

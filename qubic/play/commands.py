@@ -171,7 +171,7 @@ def export(session: Session, argument: str) -> Output:
     if argument:
         return ["EXPORT TAKES NOTHING AFTER IT."]
     line = savefile.export(session.settings, session.board)
-    return [Verbatim(line), Verbatim(f"TO RESUME IT: qubic --load {shlex.quote(line)}")]
+    return [Verbatim(line), Verbatim(session.resume_hint(line))]
 
 
 def level(session: Session, argument: str) -> Output:

@@ -130,14 +130,17 @@ def loads(text: str) -> tuple[Settings, Board]:
     return settings, _replay(values["moves"], first, settings)
 
 
-def save(path: str, settings: Settings, board: Board) -> None:
+def save(path: str, settings: Settings, board: Board, replace: bool = True) -> None:
     """Write the game to `path` atomically; SaveFileError if it cannot be written, or if
-    `path` is something other than a saved game (which it would overwrite)."""
+    `path` is something other than a saved game (which it would overwrite), or, unless
+    `replace`, any file at all."""
     target = Path(path)
     try:
         with target.open(encoding="utf-8", errors="replace") as existing:
             if not existing.readline().startswith(MAGIC):
                 raise SaveFileError("it exists and is not a qubic saved game")
+            if not replace:
+                raise SaveFileError("it holds another saved game: choose another name")
     except FileNotFoundError:
         pass
     except OSError as error:
@@ -174,9 +177,16 @@ def load(path: str) -> tuple[Settings, Board]:
     return loads(text)
 
 
-def suggested_name(now: datetime) -> str:
-    """A file name for a game saved at `now`, e.g. qubic-2026-11-22-1530.txt."""
-    return f"qubic-{now:%Y-%m-%d-%H%M}.txt"
+def suggested_name(now: datetime, directory: str = ".") -> str:
+    """A file name for a game saved at `now` that no file in `directory` has yet, e.g.
+    qubic-2026-11-22-153007.txt (to the second), then -2, -3, ... within the same second:
+    a name made up for the player never lands on a file already there."""
+    stem = f"qubic-{now:%Y-%m-%d-%H%M%S}"
+    name, count = f"{stem}.txt", 1
+    while os.path.lexists(os.path.join(directory, name)):
+        count += 1
+        name = f"{stem}-{count}.txt"
+    return name
 
 
 def _human(players: int) -> str:

@@ -31,7 +31,7 @@ from qubic.play.commands import ARGUMENTS, COMMANDS, LEAVE, NUMBER_WORDS
 from qubic.play.instructions import instructions, title
 from qubic.play.render import Output, Picture
 from qubic.play.settings import Settings
-from qubic.play.text import quoted
+from qubic.play.text import Verbatim, quoted
 from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
 from qubic.players.levels import make_player
 
@@ -78,6 +78,9 @@ class Session:
         self.opening: Output = [*title(self.variant)]
         self.board_due = False  # show the board after the next move even if not always_show
         self.score_shown: tuple[int, ...] = ()  # the score last printed (none yet: all zero)
+        self.program = "qubic"  # how the program was run, for the hints that resume a game
+        self.written: set[str] = set()  # the files this game was saved to (or loaded from)
+        self.saved_moves: list[int] | None = None  # the moves at the last save
         self.commands: dict[str, Callable[[str], Output]] = {
             **{name: partial(command, self) for name, command in COMMANDS.items()},
             **dict.fromkeys(LEAVE, self._leave),
@@ -85,11 +88,15 @@ class Session:
         self.arguments = ARGUMENTS  # what completes after each command
 
     @classmethod
-    def resume(cls, settings: Settings, board: Board) -> Session:
-        """A session that continues a saved game at the move."""
+    def resume(cls, settings: Settings, board: Board, path: str | None = None) -> Session:
+        """A session that continues a saved game at the move (loaded from the file `path`, which
+        a SAVE may then replace)."""
         session = cls(settings)
         session.board = board
         session.stage = Stage.MOVE
+        session.saved_moves = list(board.moves)
+        if path is not None:
+            session.written.add(os.path.realpath(path))
         session.opening = [
             *title(settings.variant),
             f"RESUMING A SAVED GAME AT MOVE {len(board.moves) + 1}.",
@@ -234,6 +241,8 @@ class Session:
 
     def _next_game(self) -> None:
         self.score_shown = ()
+        self.written.clear()  # a file saved in the last game holds that game: never replaced
+        self.saved_moves = None
         if self.settings.players == 1 and self.machines:
             self.stage = Stage.MOVE_FIRST
         else:
@@ -336,11 +345,16 @@ class Session:
     def _leave(self, argument: str) -> Output:
         if argument:
             return [f"{' AND '.join(LEAVE)} TAKE NOTHING AFTER THEM."]
-        if self.stage is Stage.MOVE and self.board.moves and self.settings.players:
+        if self.stage is Stage.MOVE and self.settings.players and self.unsaved:
             self.stage = Stage.SAVE_BEFORE_LEAVING
             return []
         self.stage = Stage.DONE
         return [GOODBYE]
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether the game has moves that no save holds."""
+        return bool(self.board.moves) and self.board.moves != self.saved_moves
 
     def _save_before_leaving(self, choice: bool | None) -> Output:
         if choice is None:
@@ -356,8 +370,16 @@ class Session:
     def save_to(self, name: str) -> tuple[bool, Output]:
         """Save the game to the file `name` (`~` expanded); whether it worked, and the words."""
         path = os.path.expanduser(name)
+        real = os.path.realpath(path)
         try:
-            savefile.save(path, self.settings, self.board)
+            savefile.save(path, self.settings, self.board, replace=real in self.written)
         except savefile.SaveFileError as error:
             return False, [f"CANNOT SAVE TO {name}: {str(error).upper()}."]
-        return True, [f"GAME SAVED TO {name}. TO RESUME IT: qubic --load {shlex.quote(path)}"]
+        self.written.add(real)
+        self.saved_moves = list(self.board.moves)
+        return True, [f"GAME SAVED TO {name}.", self.resume_hint(path)]
+
+    def resume_hint(self, game: str) -> Verbatim:
+        """How to resume `game` (a file or an export line), with the program as it was run: a
+        line never wrapped, to be copied whole."""
+        return Verbatim(f"TO RESUME IT: {self.program} --load {shlex.quote(game)}")

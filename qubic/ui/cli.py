@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import sys
 from dataclasses import fields
@@ -251,6 +252,22 @@ def epilog() -> str:
     )
 
 
+def program_name(argv0: str | None = None) -> str:
+    """The program as it was run, for the hints that resume a game: `qubic` when that is what
+    the shell finds, else the path it was run by (`.venv/bin/qubic`), or `python -m qubic`."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    if os.path.basename(argv0) == "__main__.py":
+        python = os.path.basename(sys.executable)
+        found = shutil.which(python)
+        same = found is not None and os.path.realpath(found) == os.path.realpath(sys.executable)
+        return f"{python if same else sys.executable} -m qubic"
+    name = os.path.basename(argv0)
+    found = shutil.which(name)
+    if found is not None and os.path.exists(argv0) and os.path.samefile(found, argv0):
+        return name
+    return argv0 if os.sep in argv0 else name
+
+
 def game_problem(settings: Settings) -> str | None:
     """Why the options make no game (too many people, a level that cannot play it), or None."""
     variant = settings.variant
@@ -320,7 +337,9 @@ def play(argv: list[str] | None) -> int:
             option = "--" + next(iter([*given, *changes])).replace("_", "-")
             parser.error(f"--load resumes the saved game with its own options: drop {option}")
         try:
-            session = Session.resume(*savefile.load(args.load))
+            loaded = savefile.load(args.load)
+            path = None if savefile.is_export(args.load) else args.load
+            session = Session.resume(*loaded, path=path)
         except savefile.SaveFileError as error:
             print(f"qubic: cannot load {args.load}: {error}", file=sys.stderr)
             return 2
@@ -334,6 +353,7 @@ def play(argv: list[str] | None) -> int:
         if problem:
             parser.error(problem)
         session = Session(settings)
+    session.program = program_name()
     terminal = sys.stdout.isatty()
     watching = session.settings.players == 0
     pointless = [name for name in WATCHING if hasattr(args, name)] if not watching else []
