@@ -334,7 +334,7 @@ def test_bottom_toolbar_shows_move_level_turn_and_time_left():
         child.sendline(answer)
     child.expect(r"\x1b\[6n")
     child.send("\x1b[1;1R")
-    child.expect(r"MOVE 1 \| LEVEL NORMAL \| X TO PLAY \(YOU\) \| \d+ S LEFT")
+    child.expect(r"MOVE 1 \| LEVEL NORMAL \| X TO PLAY \(YOU\) \| \d+ SECONDS? LEFT")
     child.sendcontrol("d")
     child.expect("GOODBYE")
     child.expect(pexpect.EOF)

@@ -14,7 +14,7 @@ import pexpect
 import pyte
 import pytest
 
-from qubic.core.board import Mark
+from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell, parse_cell
 from qubic.core.variant import QUBIC
 from qubic.play import savefile
@@ -99,7 +99,9 @@ class FullScreen:
     def info(self) -> str:
         """The line under the board, left of the move list: the first after the status bar
         to start with one space (the board's lines start with a word, or two spaces)."""
-        line = next((line for line in self.lines()[1:] if re.match(r" \S", line)), "")
+        lines = self.lines()
+        margin = len(lines[1]) - len(lines[1].lstrip())  # a large screen centres the board
+        line = next((line[margin:] for line in lines[1:] if re.match(r" \S", line[margin:])), "")
         return line.split("\u2502")[0].rstrip()
 
     def cursor_on(self, name: str) -> Callable[[], bool]:
@@ -318,7 +320,7 @@ def test_a_game_against_the_machine_to_its_end_then_another():
     line = re.search(r"YOU WIN! THE LINE: ([\d ]+)", "\n".join(lines)).group(1).split()
     for cell in line:
         assert screen.at(cell).bg == "brown", "the winning line, in gold"
-    assert screen.info() == " DO YOU WANT TO PLAY ANOTHER GAME? y OR n: A NEW GAME, q: QUIT"
+    assert screen.info() == " DO YOU WANT TO PLAY ANOTHER GAME? y: A NEW GAME, n OR q: LEAVE"
     screen.press("y", lambda: screen.lines()[0] == " MOVE 1 | LEVEL NORMAL | X TO PLAY (YOU)")
     screen.wait(lambda: all(screen.at(cell).data == "." for cell in line))  # the board, cleared
     screen.press("q", lambda: screen.ended)
@@ -366,7 +368,7 @@ def test_help_lists_the_keys_and_any_key_closes_it():
 
 def test_the_clock_runs_and_a_turn_passes_when_it_is_out():
     screen = started("--time-limit", "2")
-    assert re.search(r"\| [12] S LEFT$", screen.lines()[0])
+    assert re.search(r"\| [12] SECONDS? LEFT$", screen.lines()[0])
     screen.wait("TIME IS UP. YOUR TURN PASSES TO THE MACHINE.")
     screen.wait(lambda: screen.lines()[0].startswith(" MOVE 3 |"))
     assert "1. X PASS" in screen.lines()[2]
@@ -452,3 +454,51 @@ def test_a_session_goes_to_the_worker_and_back_whole():
             worker.result()
     finally:
         worker.stop()
+
+
+def left_of_panel(screen: FullScreen) -> str:
+    """The screen's text left of the move list, its lines joined by spaces."""
+    return " ".join(" ".join(line.split("\u2502")[0].split()) for line in screen.lines())
+
+
+@pytest.mark.parametrize("columns", [50, 80, 120])
+def test_the_quit_question_cancels_and_text_fits_between_words(columns, tmp_path):
+    # Issue 37: Esc and n did not cancel the quit question, text was cut mid-word, the status
+    # bar cut a move's digits, a new game kept the old log, and 120 columns left the board
+    # in the corner.
+    screen = started(columns=columns, rows=24, cwd=str(tmp_path))
+    screen.press("\r", "MACHINE MOVES TO")
+    status = screen.lines()[0]
+    assert re.search(r"PLAYED \d{3}$", status) and len(status) <= columns
+    screen.press("999", lambda: "9 IS OFF THE CUBE." in left_of_panel(screen))
+    assert "COORDINATES RUN FROM 1 TO 4: 9 IS OFF THE CUBE." in left_of_panel(screen)
+    screen.press("q", "SAVE THE GAME BEFORE YOU GO?")
+    screen.press("\x1b", "BACK TO THE GAME.")
+    assert "SAVE THE GAME" not in left_of_panel(screen)
+    screen.press("q", "SAVE THE GAME BEFORE YOU GO?")
+    screen.press("n", lambda: left_of_panel(screen).count("BACK TO THE GAME.") == 2)
+    if columns == 120:
+        board = screen.lines()[1]
+        assert board.index("LEVEL 1") >= 10, "the board is centred"
+        assert board.index("\u2502") - board.index("LEVEL 4") < 30, "the moves sit beside it"
+    screen.press("nn", "A NEW GAME.")
+    screen.wait(lambda: "MACHINE MOVES TO" not in left_of_panel(screen))
+    screen.press("\r", "MACHINE MOVES TO")
+    screen.press("q", "SAVE THE GAME BEFORE YOU GO?")
+    screen.child.send("q")  # at the question: leave without saving
+    assert screen.finish().strip() == GOODBYE
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_n_after_a_finished_game_leaves_and_a_load_says_everything_once():
+    game = find_game(Mark.X, NormalPlayer(SEED))
+    before_the_win = Board.from_moves(game.moves[:-1])
+    line = savefile.export(Settings(seed=SEED), before_the_win)
+    screen = FullScreen("--load", line)
+    screen.wait(screen.cursor_on("111"))
+    for once in ("PRESS ? FOR THE KEYS.", "RESUMING A SAVED GAME"):
+        assert left_of_panel(screen).count(once) == 1
+    screen.press(format_cell(game.moves[-1]) + "\r", "YOU WIN!")
+    screen.wait("DO YOU WANT TO PLAY ANOTHER GAME? y: A NEW GAME, n OR q: LEAVE")
+    screen.child.send("n")
+    assert screen.finish().strip() == GOODBYE

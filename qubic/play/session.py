@@ -342,6 +342,11 @@ class Session:
         """Back to the move, as after UNDO (even from a game's end)."""
         self.stage = Stage.MOVE
 
+    def stay(self) -> None:
+        """Back to the move from the question before leaving, as if QUIT had not been typed."""
+        if self.stage is Stage.SAVE_BEFORE_LEAVING:
+            self.stage = Stage.MOVE
+
     def _leave(self, argument: str) -> Output:
         if argument:
             return [f"{' AND '.join(LEAVE)} TAKE NOTHING AFTER THEM."]

@@ -9,7 +9,6 @@ thinks, a terminal is read quietly: keys typed ahead wait for the next question.
 from __future__ import annotations
 
 import codecs
-import math
 import os
 import re
 import select
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from qubic.play.render import Output, Picture, render, wide_width
 from qubic.play.session import GOODBYE, Session
 from qubic.play.text import fit
-from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock
+from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock, seconds_left
 
 if TYPE_CHECKING:
     from asyncio import TimerHandle
@@ -180,8 +179,7 @@ class TerminalAsker:
     def _toolbar(self) -> str:
         text = f" {self.status()}"
         if self.deadline is not None:
-            left = max(0, math.ceil(self.deadline - time.monotonic()))
-            text += f" | {left} S LEFT"
+            text += f" | {seconds_left(self.deadline - time.monotonic())}"
         return text
 
     def ask(self, question: str, seconds: float | None = None) -> str:

@@ -3,6 +3,7 @@ commands and file names, the turn clock and the thinking spinner."""
 
 from __future__ import annotations
 
+import math
 import signal
 import threading
 import time
@@ -40,6 +41,12 @@ class ContextCompleter(Completer):
             if word.startswith(prefix.upper()):
                 # A lowercase prefix completes in lowercase, so one Tab finishes the word.
                 yield Completion(word.lower() if prefix.islower() else word, -len(prefix))
+
+
+def seconds_left(left: float) -> str:
+    """The time left on a turn, in words for the status bar."""
+    seconds = max(0, math.ceil(left))
+    return f"{seconds} SECOND{'' if seconds == 1 else 'S'} LEFT"
 
 
 class TurnClock:

@@ -10,7 +10,6 @@ except the two that end things: save before leaving, and another game.
 from __future__ import annotations
 
 import asyncio
-import math
 import shlex
 import signal
 import time
@@ -27,9 +26,11 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    Dimension,
     Float,
     FloatContainer,
     FormattedTextControl,
+    HorizontalAlign,
     HSplit,
     Layout,
     VSplit,
@@ -49,9 +50,9 @@ from qubic.play.commands import Hint
 from qubic.play.render import Layout as Shape
 from qubic.play.render import Output
 from qubic.play.session import GOODBYE, Session, Stage, people_words
-from qubic.play.text import table
+from qubic.play.text import WIDTH, fit, table
 from qubic.players.levels import LEVELS
-from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock
+from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock, seconds_left
 from qubic.ui.tui.view import (
     Highlights,
     describe,
@@ -122,6 +123,21 @@ PLAIN = {
 }
 
 
+def squeezed(parts: list[str], width: int) -> str:
+    """The status bar's parts joined by ` | ` within `width`: whole parts are dropped to make
+    it fit, the level first, then the move number, then from the end, so that a move's digits
+    are never cut; a last part too long alone loses whole words."""
+    kept = list(parts)
+    order = [parts[1], parts[0]] if len(parts) > 2 else []
+    while len(" | ".join(kept)) > width and len(kept) > 1:
+        drop = next((part for part in order if part in kept), None)
+        kept.remove(drop if drop is not None else kept[-1])
+    text = " | ".join(kept)
+    while len(text) > width and " " in text:
+        text = text.rsplit(" ", 1)[0]
+    return text
+
+
 class Screen:
     """The full-screen game around one session."""
 
@@ -163,14 +179,19 @@ class Screen:
         board = HSplit(
             [
                 Window(self.board_control, height=self._board_height),
-                Window(FormattedTextControl(self._info_text), height=1, style="class:info"),
+                Window(
+                    FormattedTextControl(self._info_text),
+                    height=lambda: len(self._info_lines()),
+                    style="class:info",
+                ),
                 Window(
                     FormattedTextControl(
                         self._message_text, get_cursor_position=self._last_message
                     ),
-                    wrap_lines=True,
+                    wrap_lines=True,  # only a line meant to be copied whole is this long
                 ),
-            ]
+            ],
+            width=lambda: Dimension.exact(self._board_width()),
         )
         panel = ConditionalContainer(
             VSplit(
@@ -200,9 +221,9 @@ class Screen:
         body = HSplit(
             [
                 Window(FormattedTextControl(self._status_text), height=1, style="class:status"),
-                VSplit([board, panel]),
+                VSplit([board, panel], align=HorizontalAlign.CENTER),
                 asking,
-                Window(FormattedTextControl(FOOTER), height=1, style="class:keys"),
+                Window(FormattedTextControl(self._footer_text), height=1, style="class:keys"),
             ]
         )
         help_text = ["KEYS", *table(KEYS, 74)]
@@ -231,7 +252,10 @@ class Screen:
             mouse_support=True,
             color_depth=None if self.colour else ColorDepth.MONOCHROME,
         )
-        app.ttimeoutlen = 0.05  # Escape alone is Escape: no half-second wait for more
+        # Escape alone is Escape at once: no wait for the rest of an escape sequence (the
+        # terminal sends one whole), nor for a key that might follow it (Alt-key bindings).
+        app.ttimeoutlen = 0.05
+        app.timeoutlen = 0.05
         return app
 
     def _keys(self) -> KeyBindings:
@@ -269,11 +293,12 @@ class Screen:
         bind("L", action=lambda: self._open_line(f"LEVEL ({', '.join(LEVELS)}): ", "LEVEL"))
         bind(":", action=lambda: self._open_line(": ", ""))
         bind("m", action=self._machine_first)
-        bind("n", action=self._new_game)
+        bind("n", action=self._n_key)
         bind("y", action=self._yes)
         bind("q", action=self._quit)
         bind("?", action=self._show_keys)
-        bind("escape", Keys.Any, action=lambda: None)  # closes the help, as every key does
+        bind("escape", action=self._escape)  # cancels the quit question, closes the help
+        bind(Keys.Any, action=lambda: None)  # closes the help, as every key does
         return keys
 
     # What is drawn
@@ -320,32 +345,60 @@ class Screen:
         return fragments(board, shape, shown, self.colour, self.handlers)
 
     def _status_text(self) -> str:
-        text = f" {self.session.status}"
+        parts = self.session.status.split(" | ")
         left = self.clock.left(self.session)
         if left is not None:
-            text += f" | {max(0, math.ceil(left))} S LEFT"
+            parts.append(seconds_left(left))
         if self.worker.busy and time.monotonic() - self.began >= Spinner.DELAY:
             frames = Spinner.FRAMES
-            text += f" | {Spinner.TEXT}{frames[self.spin % len(frames)]}"
-        return text
+            parts.append(f"{Spinner.TEXT}{frames[self.spin % len(frames)]}")
+        return " " + squeezed(parts, self._columns() - 1)
+
+    def _board_width(self) -> int:
+        """The columns of the board, the line under it and the messages: the terminal's, less
+        the move list's; on a large terminal no more than at 80 columns, so the board and
+        the move list sit together in the middle."""
+        shape, beside = self._arrangement()
+        columns = self._columns()
+        if not beside:
+            return columns
+        return min(columns - 1 - PANEL, max(WIDTH - 1 - PANEL, shape.width + 1))
+
+    def _footer_text(self) -> str:
+        """The keys' reminder, whole entries only, as many as fit."""
+        entries = FOOTER.split("  ")
+        while len("  ".join(entries)) > self._columns() and len(entries) > 1:
+            entries.pop()
+        return "  ".join(entries)
+
+    def _info_lines(self) -> list[str]:
+        return fit(self._info(), self._board_width() - 1) or [""]
 
     def _info_text(self) -> str:
+        return "\n".join(self._info_lines())
+
+    def _info(self) -> str:
         stage = self.session.stage
         if stage is Stage.PLAY_AGAIN:
-            return f" {stage.value} y OR n: A NEW GAME, q: QUIT"
+            return f" {stage.value} y: A NEW GAME, n OR q: LEAVE"
         if stage is Stage.SAVE_BEFORE_LEAVING:
-            return f" {stage.value} y OR n"
+            return f" {stage.value} y: SAVE, q: DON'T SAVE, n OR Esc: STAY"
         if self.digits:
             return f" GO TO: {self.digits}_"
         if self.confirm_new:
             return " START A NEW GAME? n AGAIN: YES; ANY OTHER KEY: NO"
         return " " + describe(self.session.board, self.cursor)
 
+    def _message_lines(self) -> list[str]:
+        """The messages, each wrapped between words to the width they have."""
+        width = self._board_width() - 1
+        return [line for message in self.messages for line in fit(message, width)]
+
     def _message_text(self) -> str:
-        return "\n".join(self.messages)
+        return "\n".join(self._message_lines())
 
     def _last_message(self) -> Point:
-        return Point(0, max(0, len(self.messages) - 1))
+        return Point(0, max(0, len(self._message_lines()) - 1))
 
     def _move_text(self) -> str:
         board = self.session.board
@@ -437,18 +490,27 @@ class Screen:
         self._say(session.answer("NO"))
         self._advance()
 
+    def _n_key(self) -> None:
+        """n: no at the two questions (at the quit question, stay), else a new game."""
+        stage = self.session.stage
+        if stage is Stage.SAVE_BEFORE_LEAVING:
+            self._stay()
+        elif stage is Stage.PLAY_AGAIN:
+            self._said(self.session.answer("NO"))  # n means no, as in the console: leave
+        else:
+            self._new_game()
+
     def _new_game(self) -> None:
         session = self.session
         in_play = session.stage is Stage.MOVE and bool(session.board.moves)
-        if session.stage is Stage.SAVE_BEFORE_LEAVING:
-            self._said(session.answer("NO"))
-            return
         if in_play and not self.confirm_new:
             self.confirm_new = True
             return
         self.confirm_new = False
         self._cancel()
         session.new_game()
+        self.messages.clear()  # a new game starts with a clean log
+        self.cursor = 0
         self._say(["A NEW GAME."])
         self._advance()
 
@@ -459,9 +521,24 @@ class Screen:
             self._said(self.session.answer("YES"))
 
     def _quit(self) -> None:
-        """q: QUIT, as typed, once the machine stops thinking."""
+        """q: QUIT, as typed, once the machine has stopped thinking (if the question is
+        cancelled, it thinks again); at the quit question, leave without saving."""
+        if self.session.stage is Stage.SAVE_BEFORE_LEAVING:
+            self._said(self.session.answer("NO"))
+            return
         self._cancel()
         self._said(self.session.answer("QUIT"))
+
+    def _stay(self) -> None:
+        """Esc or n at the quit question: back to the game, the machine thinking again if it
+        was."""
+        self.session.stay()
+        self._say(["BACK TO THE GAME."])
+        self._advance()
+
+    def _escape(self) -> None:
+        if self.session.stage is Stage.SAVE_BEFORE_LEAVING:
+            self._stay()
 
     def _interrupt(self, event: KeyPressEvent) -> None:
         """Ctrl-C: leave at once, as the console does, with its exit status."""
