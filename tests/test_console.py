@@ -5,13 +5,22 @@ from __future__ import annotations
 import re
 
 import pexpect
+import pyte
 import pytest
 
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell
 from qubic.play import savefile
 from qubic.players.normal import NormalPlayer
-from tests.conftest import expect_goodbye, expect_prompt, prompt_pattern, run_piped, spawn
+from tests.conftest import (
+    expect_goodbye,
+    expect_prompt,
+    program_env,
+    prompt_pattern,
+    qubic_command,
+    run_piped,
+    spawn,
+)
 from tests.scripted import find_game, human_moves, winning_line
 
 SEED = 5
@@ -227,3 +236,30 @@ def test_two_dated_saves_in_the_same_minute_keep_both_games(tmp_path):
     assert names[0] != names[1]
     games = [savefile.load(str(tmp_path / name))[1].moves[0] for name in names]
     assert [format_cell(cell) for cell in games] == ["111", "444"]
+
+
+def test_no_blank_lines_are_kept_under_the_prompt_so_help_stays_in_sight():
+    # Issue 37: seven blank lines were kept under every prompt for the completion menu, so at
+    # 24 rows HELP's heading scrolled away.
+    child = pexpect.spawn(
+        qubic_command(),
+        ["--seed", str(SEED), "--no-color"],
+        env=program_env(),
+        encoding="utf-8",
+        dimensions=(24, 80),
+        timeout=20,
+    )
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    for question, answer in (("INSTRUCTIONS", "no"), ("MOVE FIRST", "yes"), (MOVE, "help")):
+        expect_prompt(child, question)
+        stream.feed(child.before + child.after)
+        child.sendline(answer)
+    expect_prompt(child, MOVE)
+    stream.feed(child.before + child.after)
+    lines = [line.rstrip() for line in screen.display]
+    assert "AT YOUR MOVE YOU CAN TYPE:" in lines
+    prompt = max(i for i, line in enumerate(lines) if line.startswith("YOUR MOVE?"))
+    assert all(not line for line in lines[prompt + 1 : -1]) and prompt >= 21
+    child.sendcontrol("d")
+    expect_goodbye(child)

@@ -57,9 +57,23 @@ def test_a_terminal_100_columns_wide_shows_the_levels_side_by_side():
     assert_wide(shown(100))
 
 
-def test_a_terminal_60_columns_wide_shows_them_stacked():
+def assert_two_a_row(board: list[str]) -> None:
+    assert board[:2] == [HEADINGS[:24], COLUMNS[:30]]
+    assert board[7:9] == ["LEVEL 3          LEVEL 4", COLUMNS[:30]]
+    assert board[2].startswith("R1  X  .  .  .   R1") and len(board) == 14
+
+
+def test_a_terminal_60_columns_wide_shows_two_levels_a_row_and_30_stacked():
+    # Issue 37: at 60 columns all four levels were stacked, so levels 1-2 scrolled away.
     assert wide_width(QUBIC.geometry) > 60
-    assert_tall(shown(60))
+    assert_two_a_row(shown(60))
+    assert_tall(shown(30))
+
+
+def test_a_wide_board_that_does_not_fit_says_so_in_one_line():
+    board = shown(60, "--board", "wide")
+    assert board[0] == "--board wide NEEDS 65 COLUMNS; SHOWN TWO LEVELS A ROW."
+    assert_two_a_row(board[1:])
 
 
 @pytest.mark.parametrize(

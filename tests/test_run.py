@@ -10,6 +10,7 @@ from qubic.play.settings import Settings
 from qubic.ui import console
 from qubic.ui.console import PipedAsker, TimeUp, run
 from qubic.ui.shared import TurnClock
+from tests.conftest import run_piped
 
 
 class Scripted:
@@ -101,3 +102,17 @@ def test_piped_answers_already_read_are_not_waited_for():
     finally:
         os.close(read)
     assert out.getvalue() == "ONE? yes\nTWO? no\nTHREE? \nFOUR? last\nFIVE? \n"
+
+
+@pytest.mark.parametrize("args", [["--level", "foo"], ["--size", "12"], ["foo"]])
+def test_a_command_line_error_is_one_line_with_a_pointer_to_help(args):
+    # Issue 37: the 6-line usage came before the reason.
+    result = run_piped(*args)
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith("qubic: error: ") and line.endswith("(see qubic --help)")
+
+
+def test_a_command_at_a_yes_no_question_is_answered():
+    result = run_piped("--seed", "1", stdin="no\nLEVEL classic\nyes\nquit\n")
+    assert "LEVEL WORKS AT YOUR MOVE. HERE, PLEASE ANSWER YES OR NO (OR QUIT)." in result.stdout

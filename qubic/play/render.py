@@ -72,11 +72,13 @@ class Layout:
         )
 
 
-def render(picture: Picture, colour: bool = False, wide: bool = False) -> list[str]:
+def render(
+    picture: Picture, colour: bool = False, wide: bool = False, across: int = 0
+) -> list[str]:
     """The picture's lines of text, a blank line after each grid; `wide` puts the levels of
-    a 3-D cube side by side."""
+    a 3-D cube side by side, `across` (if given) that many to a row."""
     geometry = picture.geometry
-    board = layout(geometry, geometry.size if wide else 1)
+    board = layout(geometry, across or (geometry.size if wide else 1))
     lines = [list(line) for line in board.lines]
     for cell, (row, column) in enumerate(board.places):
         lines[row][column] = _symbol(picture, cell, colour)
@@ -86,6 +88,17 @@ def render(picture: Picture, colour: bool = False, wide: bool = False) -> list[s
 def wide_width(geometry: Geometry) -> int:
     """The columns the wide layout takes."""
     return layout(geometry, geometry.size).width
+
+
+def fitting_across(geometry: Geometry, columns: int) -> int:
+    """How many levels of a 3-D cube go to a row within `columns`: side by side if they fit,
+    else in as few rows of grids as fit, evenly filled (four levels: four, two, then one)."""
+    if geometry.dims != 3:
+        return 1
+    n = geometry.size
+    most = max((k for k in range(1, n + 1) if layout(geometry, k).width <= columns), default=1)
+    rows = -(-n // most)
+    return -(-n // rows)
 
 
 @cache

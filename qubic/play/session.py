@@ -182,6 +182,9 @@ class Session:
         if text.strip().upper() in LEAVE:
             return self._leave("")
         if choice is None:
+            typed = text.split()[0].upper() if text.split() else ""
+            if typed in self.commands:
+                return [f"{typed} WORKS AT YOUR MOVE. HERE, PLEASE ANSWER YES OR NO (OR QUIT)."]
             return ["PLEASE ANSWER YES OR NO."]
         if self.stage is Stage.INSTRUCTIONS:
             self._next_game()

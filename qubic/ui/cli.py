@@ -9,7 +9,7 @@ import signal
 import sys
 from dataclasses import fields
 from datetime import date
-from typing import Any
+from typing import Any, NoReturn
 
 from qubic import __version__
 from qubic.core.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
@@ -30,7 +30,7 @@ DESCRIPTION = """\
 QUBIC: 3-D tic-tac-toe on a 4x4x4 cube against the machine. Four in a straight
 line wins: along a row, a column or a pillar, across a level or a vertical
 slice, or corner to corner through the cube (76 lines in all). Moves are Level,
-Column, Row, each 1-4: 234 or 2,3,4, or a square's number. Type SHOW at your
+Column, Row, each 1 to 4: 234 or 2,3,4. Type SHOW at your
 move to see the board, HELP for every command, QUIT to leave. --variant plays
 other cubes: 3x3x3 to ten lines, 4-D on a tesseract for two to four sides.
 --tui plays on the full screen, with a cursor, keys and the mouse.
@@ -74,10 +74,18 @@ def day(text: str) -> date:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-03-14") from None
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a mistake is told in one line, with where to read more, rather than
+    after the whole usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see qubic --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The options. Those that set up a game default to SUPPRESS, so that the ones given are
     exactly the attributes present: --load refuses them, a new game takes Settings' defaults."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="qubic",
         description=DESCRIPTION,
         epilog=epilog(),

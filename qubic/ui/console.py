@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Protocol, TextIO
 
-from qubic.play.render import Output, Picture, render, wide_width
+from qubic.play.commands import NUMBER_WORDS
+from qubic.play.render import Output, Picture, fitting_across, render, wide_width
 from qubic.play.session import GOODBYE, Session
 from qubic.play.text import fit
 from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock, seconds_left
@@ -172,6 +173,7 @@ class TerminalAsker:
         self.deadline: float | None = None
         self.prompt_session: PromptSession[str] = PromptSession(
             bottom_toolbar=self._toolbar,
+            reserve_space_for_menu=0,  # no blank lines kept under the prompt for the menu
             completer=ContextCompleter(words),
             color_depth=None if colour else ColorDepth.MONOCHROME,
         )
@@ -255,12 +257,29 @@ def run(
     `wrap`, when the terminal is wide enough).
     """
 
+    told: list[str] = []  # said once: the wide board does not fit
+
+    def picture(item: Picture, width: int) -> list[str]:
+        """The board in the layout asked for, or else the one that fits the terminal."""
+        geometry = item.geometry
+        if board == "tall" or (not width and board != "wide"):
+            return render(item, colour=colour)
+        if board == "wide" and (not width or wide_width(geometry) <= width):
+            return render(item, colour=colour, wide=True)
+        across = fitting_across(geometry, width)
+        lines = render(item, colour=colour, across=across)
+        if board == "wide" and not told:
+            told.append(board)
+            rows = "STACKED" if across == 1 else f"{NUMBER_WORDS[across]} LEVELS A ROW"
+            said = f"--board wide NEEDS {wide_width(geometry)} COLUMNS; SHOWN {rows}."
+            return [*fit(said, width), *lines]
+        return lines
+
     def show(output: Output) -> None:
         width = shutil.get_terminal_size().columns if wrap else 0
         for item in output:
             if isinstance(item, Picture):
-                wide = board == "wide" if board else 0 < wide_width(item.geometry) <= width
-                lines = render(item, colour=colour, wide=wide)
+                lines = picture(item, width)
             else:
                 lines = fit(item, width) if width else [item]
             stdout.write("".join(line + "\n" for line in lines))

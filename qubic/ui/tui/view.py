@@ -12,7 +12,7 @@ from prompt_toolkit.mouse_events import MouseEvent
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import Geometry
 from qubic.core.notation import format_cell
-from qubic.play.render import DISABLED, EMPTY, Layout, layout
+from qubic.play.render import DISABLED, EMPTY, Layout, fitting_across, layout
 
 THREAT, THREATS = "!", "*"  # where one side, or several, could complete a line now
 Handler = Callable[[MouseEvent], object]
@@ -33,12 +33,7 @@ class Highlights:
 def fitted(geometry: Geometry, columns: int) -> Layout:
     """The layout for `columns`: a cube's levels side by side if they fit, else in as few
     rows of grids as fit, evenly filled."""
-    if geometry.dims != 3:
-        return layout(geometry)
-    n = geometry.size
-    most = max((k for k in range(1, n + 1) if layout(geometry, k).width <= columns), default=1)
-    rows = -(-n // most)
-    return layout(geometry, -(-n // rows))
+    return layout(geometry, fitting_across(geometry, columns))
 
 
 def threats(board: Board) -> dict[int, tuple[Mark, ...]]:
