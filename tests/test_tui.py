@@ -320,7 +320,9 @@ def test_a_game_against_the_machine_to_its_end_then_another():
     line = re.search(r"YOU WIN! THE LINE: ([\d ]+)", "\n".join(lines)).group(1).split()
     for cell in line:
         assert screen.at(cell).bg == "brown", "the winning line, in gold"
-    assert screen.info() == " DO YOU WANT TO PLAY ANOTHER GAME? y: A NEW GAME, n OR q: LEAVE"
+    assert screen.info().startswith(
+        " DO YOU WANT TO PLAY ANOTHER GAME? y: A NEW GAME, n OR q: LEAVE"
+    )
     screen.press("y", lambda: screen.lines()[0] == " MOVE 1 | LEVEL NORMAL | X TO PLAY (YOU)")
     screen.wait(lambda: all(screen.at(cell).data == "." for cell in line))  # the board, cleared
     screen.press("q", lambda: screen.ended)
@@ -500,5 +502,11 @@ def test_n_after_a_finished_game_leaves_and_a_load_says_everything_once():
         assert left_of_panel(screen).count(once) == 1
     screen.press(format_cell(game.moves[-1]) + "\r", "YOU WIN!")
     screen.wait("DO YOU WANT TO PLAY ANOTHER GAME? y: A NEW GAME, n OR q: LEAVE")
+    # r reviews the game: the start, stepping on, the end, and back to the question.
+    screen.press("r", "THE START.")
+    assert all(screen.at(name).data == "." for name in ("111", "444"))
+    screen.press("n", f"MOVE 1. X {format_cell(game.moves[0])}")
+    screen.press("G", "THE GAME IS OVER.")
+    screen.press("q", "DO YOU WANT TO PLAY ANOTHER GAME? y: A NEW GAME, n OR q: LEAVE")
     screen.child.send("n")
     assert screen.finish().strip() == GOODBYE

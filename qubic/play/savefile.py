@@ -92,9 +92,9 @@ def is_export(text: str) -> bool:
     return text.startswith(MAGIC) and "\n" not in text.strip()
 
 
-def loads(text: str) -> tuple[Settings, Board]:
+def loads(text: str, finished: bool = False) -> tuple[Settings, Board]:
     """The settings and position a saved-game text (or its export line) holds;
-    SaveFileError if anything is off."""
+    SaveFileError if anything is off (with `finished`, a game over is not)."""
     lines = (
         [line.strip() for line in text.split(EXPORT_JOIN.strip())]
         if is_export(text)
@@ -127,7 +127,7 @@ def loads(text: str) -> tuple[Settings, Board]:
         raise SaveFileError(f"variant: {error}") from None
     except ValueError as error:
         raise SaveFileError(str(error)) from None
-    return settings, _replay(values["moves"], first, settings)
+    return settings, _replay(values["moves"], first, settings, finished)
 
 
 def save(path: str, settings: Settings, board: Board, replace: bool = True) -> None:
@@ -163,18 +163,18 @@ def save(path: str, settings: Settings, board: Board, replace: bool = True) -> N
         raise SaveFileError(_reason(error)) from None
 
 
-def load(path: str) -> tuple[Settings, Board]:
+def load(path: str, finished: bool = False) -> tuple[Settings, Board]:
     """The game saved in `path`, or exported as `path` (an EXPORT line); SaveFileError if it
-    is missing, unreadable or corrupt."""
+    is missing, unreadable or corrupt (with `finished`, a game over is fine: to review)."""
     if is_export(path):
-        return loads(path)
+        return loads(path, finished)
     try:
         text = Path(path).read_bytes().decode("utf-8")
     except OSError as error:
         raise SaveFileError(_reason(error)) from None
     except UnicodeDecodeError:
         raise SaveFileError("not a text file") from None
-    return loads(text)
+    return loads(text, finished)
 
 
 def suggested_name(now: datetime, directory: str = ".") -> str:
@@ -237,7 +237,7 @@ def _settings(values: dict[str, str]) -> Settings:
     )
 
 
-def _replay(moves: str, first: Mark, settings: Settings) -> Board:
+def _replay(moves: str, first: Mark, settings: Settings, finished: bool = False) -> Board:
     board = Board(settings.variant, first)
     for number, token in enumerate(moves.split(), start=1):
         if board.is_over():
@@ -254,7 +254,7 @@ def _replay(moves: str, first: Mark, settings: Settings) -> Board:
         if not board.is_legal(cell):
             raise SaveFileError(f"move {number} {token!r} is on a used square")
         board.push(cell)
-    if board.is_over():
+    if board.is_over() and not finished:
         raise SaveFileError("the game in it is already over")
     return board
 

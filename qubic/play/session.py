@@ -30,6 +30,7 @@ from qubic.play import savefile
 from qubic.play.commands import ARGUMENTS, COMMANDS, LEAVE, NUMBER_WORDS
 from qubic.play.instructions import instructions, title
 from qubic.play.render import Output, Picture
+from qubic.play.review import Review, annotated, position_words, review, summary
 from qubic.play.settings import Settings
 from qubic.play.text import Verbatim, quoted
 from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
@@ -46,6 +47,7 @@ class Stage(Enum):
     MOVE = "YOUR MOVE?"
     PLAY_AGAIN = "DO YOU WANT TO PLAY ANOTHER GAME?"
     SAVE_BEFORE_LEAVING = "SAVE THE GAME BEFORE YOU GO?"
+    REVIEW = "REVIEW (N, P, F, L, A MOVE NUMBER, MOVES, Q)?"
     DONE = ""
 
 
@@ -81,6 +83,9 @@ class Session:
         self.program = "qubic"  # how the program was run, for the hints that resume a game
         self.written: set[str] = set()  # the files this game was saved to (or loaded from)
         self.saved_moves: list[int] | None = None  # the moves at the last save
+        self.review: Review | None = None  # the game looked back on, at REVIEW
+        self.review_at = 0  # the position shown: before move review_at + 1
+        self.review_ends = False  # leaving the review ends the sitting (qubic review)
         self.commands: dict[str, Callable[[str], Output]] = {
             **{name: partial(command, self) for name, command in COMMANDS.items()},
             **dict.fromkeys(LEAVE, self._leave),
@@ -167,6 +172,10 @@ class Session:
             return self.arguments.get(done[0], ()) if len(done) == 1 else ()
         if done:
             return ()
+        if self.stage is Stage.REVIEW:
+            return ("NEXT", "PREVIOUS", "FIRST", "LAST", "MOVES", "DONE")
+        if self.stage is Stage.PLAY_AGAIN:
+            return ("YES", "NO", "REVIEW", *LEAVE)
         return ("YES", "NO") if self.stage is Stage.SAVE_BEFORE_LEAVING else ("YES", "NO", *LEAVE)
 
     def start(self) -> Output:
@@ -176,6 +185,10 @@ class Session:
         """Act on the player's answer to the current question."""
         if self.stage is Stage.MOVE:
             return self._move_answer(text)
+        if self.stage is Stage.REVIEW:
+            return self._review_answer(text)
+        if self.stage is Stage.PLAY_AGAIN and text.strip().upper() == "REVIEW":
+            return self.start_review()
         choice = parse_yes_no(text)
         if self.stage is Stage.SAVE_BEFORE_LEAVING:
             return self._save_before_leaving(choice)
@@ -344,6 +357,62 @@ class Session:
     def play_on(self) -> None:
         """Back to the move, as after UNDO (even from a game's end)."""
         self.stage = Stage.MOVE
+
+    def start_review(self) -> Output:
+        """Look back on the game on the board: its mistakes, then its positions in turn."""
+        if not self.board.moves:
+            return ["NO MOVES TO REVIEW."]
+        self.review = review(self.board)
+        self.review_at = 0
+        self.stage = Stage.REVIEW
+        return [
+            *summary(self.review),
+            "N: NEXT MOVE, P: PREVIOUS, F: FIRST, L: LAST, A NUMBER: AFTER THAT MOVE, "
+            "MOVES: THE ANNOTATED LIST, Q: DONE.",
+            *self._review_position(0),
+        ]
+
+    def _review_position(self, ply: int) -> Output:
+        assert self.review is not None
+        self.review_at = ply
+        self.board = self.review.positions[ply].board.copy()
+        return [Picture.of(self.board), *position_words(self.review, ply)]
+
+    def _review_answer(self, text: str) -> Output:
+        assert self.review is not None
+        typed = text.strip().upper()
+        last = len(self.review.moves)
+        steps = {
+            "": self.review_at + 1,
+            "N": self.review_at + 1,
+            "NEXT": self.review_at + 1,
+            "P": self.review_at - 1,
+            "PREVIOUS": self.review_at - 1,
+            "F": 0,
+            "FIRST": 0,
+            "L": last,
+            "LAST": last,
+        }
+        if typed in ("Q", "DONE", *LEAVE):
+            self.board = self.review.positions[-1].board.copy()
+            self.review = None
+            if self.review_ends:
+                self.stage = Stage.DONE
+                return [GOODBYE]
+            self.stage = Stage.PLAY_AGAIN
+            return []
+        if typed == "MOVES":
+            return [*annotated(self.review)]
+        if typed.isdigit():
+            steps[typed] = int(typed)
+        ply = steps.get(typed)
+        if ply is None:
+            return [f"{quoted(text)} IS NOT A REVIEW STEP. {Stage.REVIEW.value}"]
+        if not 0 <= ply <= last:
+            return [
+                f"THE GAME HAS MOVES 1 TO {last}; THIS IS {'THE START' if ply < 0 else 'THE END'}."
+            ]
+        return self._review_position(ply)
 
     def stay(self) -> None:
         """Back to the move from the question before leaving, as if QUIT had not been typed."""

@@ -17,6 +17,7 @@ from qubic.play import savefile
 from qubic.play.commands import COMMAND_HELP
 from qubic.play.puzzle_session import PuzzleSession
 from qubic.play.puzzles import LENGTHS
+from qubic.play.review import annotated, review
 from qubic.play.session import Session
 from qubic.play.settings import PLAYERS, Settings, parse_seconds
 from qubic.play.text import table
@@ -95,10 +96,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "mode",
         nargs="?",
-        choices=["play", "engine", "puzzle"],
+        choices=["play", "engine", "puzzle", "review"],
         default="play",
         help="play the game (the default), run the engine protocol on "
-        "stdin/stdout for other programs (see docs/protocol.md), or solve puzzles",
+        "stdin/stdout for other programs (see docs/protocol.md), solve puzzles, "
+        "or review GAME (a saved game or an EXPORT line)",
+    )
+    parser.add_argument(
+        "game", nargs="?", metavar="GAME", help="with review: the saved game or EXPORT line"
     )
     parser.add_argument("--version", action="version", version=f"qubic {package_version()}")
     parser.add_argument(
@@ -330,6 +335,10 @@ def play(argv: list[str] | None) -> int:
     puzzle_options = [name for name in ("moves", "daily", "date") if hasattr(args, name)]
     if args.mode != "puzzle" and puzzle_options:
         parser.error(f"--{puzzle_options[0]} is for qubic puzzle")
+    if args.mode != "review" and getattr(args, "game", None) is not None:
+        parser.error(f"unexpected {args.game!r}: only qubic review takes a game")
+    if args.mode == "review":
+        return review_game(parser, args, given, changes)
     if args.mode == "engine":
         playing = {"load", "pause", "board", "tui"} & set(vars(args))  # only a game's
         extra = set(given) - {"level", "seed"} | playing | set(changes)
@@ -392,6 +401,39 @@ def play(argv: list[str] | None) -> int:
             board=board,
         )
     return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause, board=board)
+
+
+def review_game(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    given: dict[str, Any],
+    changes: dict[str, object],
+) -> int:
+    """qubic review GAME: the annotated move list through a pipe; in a terminal, the game's
+    positions stepped through as REVIEW does at the end of a game."""
+    game = getattr(args, "game", None)
+    if game is None:
+        parser.error("qubic review needs a game: a saved game's file or an EXPORT line")
+    extra = [*given, *changes, *({"load", "pause", "tui", "board"} & set(vars(args)))]
+    if extra:
+        parser.error(f"qubic review takes only the game, not --{extra[0]}".replace("_", "-"))
+    try:
+        settings, board = savefile.load(game, finished=True)
+    except savefile.SaveFileError as error:
+        print(f"qubic: cannot review {game}: {error}", file=sys.stderr)
+        return 2
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("\n".join(annotated(review(board))))
+        return 0
+    session = Session(settings)
+    session.board = board
+    session.program = program_name()
+    session.review_ends = True
+    session.opening = [*session.opening, *session.start_review()]
+    colour = not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    typeahead = TypeAhead(sys.stdin.fileno())
+    asker = TerminalAsker(lambda: session.status, session.words, colour, typeahead)
+    return run(session, asker, colour=colour, typeahead=typeahead, wrap=True)
 
 
 def puzzle_session(

@@ -87,6 +87,7 @@ KEYS = [
     ("L", "change the machine's level (asks which)"),
     ("m", "let the machine make the first move (before yours)"),
     ("n", "a new game"),
+    ("r", "at a game's end: review it, move by move, its mistakes marked"),
     (":", "type any command of the line game (:help lists them)"),
     ("?", "this help; any key closes it"),
     ("q, Ctrl-C", "quit (q offers to save a game in progress)"),
@@ -295,6 +296,7 @@ class Screen:
         bind("m", action=self._machine_first)
         bind("n", action=self._n_key)
         bind("y", action=self._yes)
+        bind("r", action=self._review_start)
         bind("q", action=self._quit)
         bind("?", action=self._show_keys)
         bind("escape", action=self._escape)  # cancels the quit question, closes the help
@@ -380,7 +382,9 @@ class Screen:
     def _info(self) -> str:
         stage = self.session.stage
         if stage is Stage.PLAY_AGAIN:
-            return f" {stage.value} y: A NEW GAME, n OR q: LEAVE"
+            return f" {stage.value} y: A NEW GAME, n OR q: LEAVE, r: REVIEW IT"
+        if stage is Stage.REVIEW:
+            return " REVIEW: n NEXT, p BACK, f FIRST, G LAST, q DONE"
         if stage is Stage.SAVE_BEFORE_LEAVING:
             return f" {stage.value} y: SAVE, q: DON'T SAVE, n OR Esc: STAY"
         if self.digits:
@@ -426,11 +430,36 @@ class Screen:
         if self.show_help:
             self.show_help = False
             return
+        if self.session.stage is Stage.REVIEW:
+            self._review_key(event)
+            return
         if not event.data.isdigit():
             self.digits = ""
         if event.data != "n":
             self.confirm_new = False
         action()
+
+    def _review_key(self, event: KeyPressEvent) -> None:
+        """The review's keys: n, right or Enter the next position, p or left the one before,
+        f (or g) the start, G the end, q or Esc done."""
+        pressed = event.key_sequence[0].key if event.key_sequence else ""
+        key = pressed.value if isinstance(pressed, Keys) else pressed
+        steps = {"n": "N", "right": "N", "c-m": "N", " ": "N", "p": "P", "left": "P"}
+        steps |= {"f": "F", "g": "F", "home": "F", "G": "L", "end": "L"}
+        step = steps.get(event.data) or steps.get(key)
+        if event.data in ("q", "\x1b") or key == "escape":
+            step = "Q"
+        if step is None:
+            self._say(["IN REVIEW: n NEXT, p BACK, f FIRST, G LAST, q DONE."])
+            return
+        self._said(self.session.answer(step))
+
+    def _review_start(self) -> None:
+        if self.session.stage is Stage.PLAY_AGAIN:
+            self._say(["LOOKING BACK ON THE GAME..."])
+            self._said(self.session.answer("REVIEW"))
+        else:
+            self._say(["r REVIEWS A FINISHED GAME, AT ITS END."])
 
     def _mouse_handler(self, cell: int) -> Callable[[MouseEvent], object]:
         def handle(event: MouseEvent) -> object:
