@@ -93,3 +93,43 @@ def test_the_solver_runs_its_units_with_the_fast_prover(tmp_path):
     most = last_budget(40)  # as --book gives
     assert write_book(checkpoint, book_path, moves, "fast", most, io.StringIO()) == 0
     assert walk(moves, strategy.load(book_path)).failures == []
+
+
+def test_its_threat_search_finds_the_python_searchs_lines_and_keeps_its_budget():
+    from qubic.proof.fast_prover import FastThreatSearch
+    from qubic.search.threats import OutOfBudget, ThreatSearch
+
+    rng = random.Random(11)
+    compared = found = 0
+    while compared < 60:
+        cells = rng.sample(range(64), 2 * rng.randrange(6, 14))
+        me, you = sum(1 << c for c in cells[0::2]), sum(1 << c for c in cells[1::2])
+        if winning_mask(you, me) or winning_mask(me, you):
+            continue
+        expected = ThreatSearch(10**7).forced_win(me, you, shortest=False)
+        assert FastThreatSearch(10**7).forced_win(me, you, shortest=False) == expected
+        compared += 1
+        found += expected is not None
+    assert found >= 10  # wins found, not only none
+    search = FastThreatSearch(5)
+    with pytest.raises(OutOfBudget):  # a search needing more positions than the budget
+        for seed in range(50):
+            rng = random.Random(seed)
+            cells = rng.sample(range(64), 24)
+            search.forced_win(
+                sum(1 << c for c in cells[0::2]), sum(1 << c for c in cells[1::2]), shortest=False
+            )
+
+
+def test_the_book_is_the_same_with_the_compiled_setup_search(tmp_path):
+    # The setup search's threat searches compiled: the same book, byte for byte.
+    from tests.test_solve import unprovable_root
+
+    path, moves = unprovable_root(tmp_path)
+    books = []
+    for prover in ("python", "fast"):
+        book_path = tmp_path / f"{prover}.txt"
+        checkpoint = Checkpoint(path)
+        assert write_book(checkpoint, book_path, moves, prover, 1_500, io.StringIO()) == 0
+        books.append(book_path.read_bytes())
+    assert books[0] == books[1]

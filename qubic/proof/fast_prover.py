@@ -24,7 +24,7 @@ from numba import njit
 from qubic.core.geometry import CUBE
 from qubic.search import prover
 from qubic.search.prover import INF, LEAF_NODES, PROVED, X_WIDTH, Result, proof_moves, status
-from qubic.search.threats import MAX_THREATS
+from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -43,6 +43,8 @@ HIGH_LINES = np.array(
     [sum(1 << i - 64 for i in lines if i >= 64) for lines in CUBE.lines_through], dtype=np.uint64
 )
 EXHAUSTED = 1 << 62  # a refuted threat position whose every chain ran out before the depth
+RF_BITS = 18  # the setup search's table of refuted threat positions: 2**18 entries
+UNLIMITED = 1 << 62  # a budget without a node limit
 
 # Popcount and lowest-bit constants (de Bruijn multiplication).
 _M1 = np.uint64(0x5555555555555555)
@@ -540,3 +542,44 @@ class FastProver:
             return [int(cell) for cell in _replies(np.uint64(x), np.uint64(o), t)]
 
         return proof_moves(x, o, winning_move, replies)
+
+
+class FastThreatSearch(ThreatSearch):
+    """`ThreatSearch` with its full-depth search compiled: `forced_win(..., shortest=False)`,
+    the question the setup search asks, runs `_threat_win` (the same search, lowest cell
+    first, so the same line where neither runs out of budget), counting its positions in
+    `nodes` against the same budget. Other questions go to the Python search. What it
+    remembers of refuted positions lives in fixed-size tables, shared by the instances of a
+    process and cleared for each new one: an answer must not depend on the searches before."""
+
+    _shared: Tables | None = None
+
+    def __init__(self, nodes: int | None = None, seconds: float | None = None) -> None:
+        super().__init__(nodes, seconds)
+        if FastThreatSearch._shared is None:
+            FastThreatSearch._shared = new_tables(tt_bits=2, rf_bits=RF_BITS)
+        self.tables = FastThreatSearch._shared
+        self.tables.rf_val[:] = -1
+
+    def forced_win(
+        self, me: int, you: int, max_threats: int = MAX_THREATS, shortest: bool = True
+    ) -> list[int] | None:
+        if shortest or max_threats != MAX_THREATS:
+            return super().forced_win(me, you, max_threats, shortest)
+        key = (me, you, max_threats, shortest)
+        if key in self._answers:
+            return self._answers[key]
+        if self.out_of_budget():
+            raise OutOfBudget
+        t = self.tables
+        limit = self.node_limit
+        left = limit - self.nodes if limit < UNLIMITED else UNLIMITED
+        t.stats[LEAF] = max(1, left)
+        before = int(t.stats[T_NODES])
+        length = int(_threat_win(np.uint64(me), np.uint64(you), t))
+        self.nodes += int(t.stats[T_NODES]) - before
+        if t.stats[ABORTED]:
+            raise OutOfBudget
+        line = [int(cell) for cell in t.line[:length]] if length else None
+        self._answers[key] = line
+        return line
