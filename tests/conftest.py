@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,11 +30,18 @@ def qubic_command() -> str:
     return found
 
 
+# The programs the tests run keep their record and read their config here, never in the
+# real home's folders.
+XDG = tempfile.mkdtemp(prefix="qubic-tests-")
+
+
 def program_env(**extra: str) -> dict[str, str]:
     # pexpect is not a terminal that answers cursor position requests: say so up front, or
     # prompt_toolkit waits for an answer and then prints a warning.
     env = dict(os.environ, TERM="xterm", PYTHONPATH=str(ROOT), PROMPT_TOOLKIT_NO_CPR="1")
     env.pop("NO_COLOR", None)
+    env["XDG_DATA_HOME"] = os.path.join(XDG, "data")
+    env["XDG_CONFIG_HOME"] = os.path.join(XDG, "config")
     env.update(extra)
     return env
 

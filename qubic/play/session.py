@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
 from functools import partial
+from pathlib import Path
 
 from qubic.core.board import PASS, Board, Mark
 from qubic.core.notation import (
@@ -26,7 +27,7 @@ from qubic.core.notation import (
     numbered,
     parse_cell,
 )
-from qubic.play import savefile
+from qubic.play import record, savefile
 from qubic.play.commands import ARGUMENTS, COMMANDS, LEAVE, NUMBER_WORDS
 from qubic.play.instructions import instructions, title
 from qubic.play.render import Output, Picture
@@ -86,6 +87,7 @@ class Session:
         self.review: Review | None = None  # the game looked back on, at REVIEW
         self.review_at = 0  # the position shown: before move review_at + 1
         self.review_ends = False  # leaving the review ends the sitting (qubic review)
+        self.record: Path | None = None  # where finished games are counted, if anywhere
         self.commands: dict[str, Callable[[str], Output]] = {
             **{name: partial(command, self) for name, command in COMMANDS.items()},
             **dict.fromkeys(LEAVE, self._leave),
@@ -313,6 +315,7 @@ class Session:
                 shown = [Picture.of(board)]
             return shown + self._score_change()
         self.stage = Stage.PLAY_AGAIN
+        self._count(outcome.winner)
         output: Output = [Picture.of(board), *self.score_lines()]
         if outcome.winner is None:
             return [*output, "THE GAME IS A DRAW."]
@@ -333,6 +336,14 @@ class Session:
             return []
         self.score_shown = scores
         return self.score_lines()
+
+    def _count(self, winner: Mark | None) -> None:
+        """Count a finished game in the record: one person against the machine only."""
+        seats = self.settings.seats
+        if self.record is None or not seats.one_on_one:
+            return
+        result = "drawn" if winner is None else ("lost" if seats.is_machine(winner) else "won")
+        record.add(self.record, self.settings.level, self.board.first is Mark.X, result)
 
     def score_lines(self) -> list[str]:
         """The score line, in games that keep score."""

@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from qubic import __version__
 from qubic.core.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
-from qubic.play import savefile
+from qubic.play import config, record, savefile
 from qubic.play.commands import COMMAND_HELP
 from qubic.play.puzzle_session import PuzzleSession
 from qubic.play.puzzles import LENGTHS
@@ -96,11 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "mode",
         nargs="?",
-        choices=["play", "engine", "puzzle", "review"],
+        choices=["play", "engine", "puzzle", "review", "stats"],
         default="play",
         help="play the game (the default), run the engine protocol on "
         "stdin/stdout for other programs (see docs/protocol.md), solve puzzles, "
-        "or review GAME (a saved game or an EXPORT line)",
+        "review GAME (a saved game or an EXPORT line), or print your record (stats)",
     )
     parser.add_argument(
         "game", nargs="?", metavar="GAME", help="with review: the saved game or EXPORT line"
@@ -214,6 +214,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LAYOUT",
         help="the cube's levels side by side (wide) or one under another "
         "(tall); default wide when the terminal is wide enough",
+    )
+    parser.add_argument(
+        "--no-record",
+        action="store_true",
+        help="play without counting the game in your record (qubic stats)",
     )
     parser.add_argument(
         "--no-color",
@@ -339,6 +344,13 @@ def play(argv: list[str] | None) -> int:
         parser.error(f"unexpected {args.game!r}: only qubic review takes a game")
     if args.mode == "review":
         return review_game(parser, args, given, changes)
+    if args.mode == "stats":
+        if given or changes or len(vars(args)) > 2:
+            parser.error("qubic stats takes no option")
+        print(f"YOUR RECORD ({record.record_path()}):")
+        print("\n".join(record.table(record.read(record.record_path()))))
+        return 0
+    defaults = read_config() if args.mode == "play" and not hasattr(args, "load") else {}
     if args.mode == "engine":
         playing = {"load", "pause", "board", "tui"} & set(vars(args))  # only a game's
         extra = set(given) - {"level", "seed"} | playing | set(changes)
@@ -365,12 +377,18 @@ def play(argv: list[str] | None) -> int:
             given["variant"] = find_variant(given.get("variant", "qubic")).with_options(**changes)
         except VariantError as error:
             parser.error(str(error))
+        if "level" in defaults and "level" not in given:
+            given["level"] = defaults["level"]
+        if defaults.get("always-show") and "always_show" not in given:
+            given["always_show"] = True
         settings = Settings(**given)
         problem = game_problem(settings)
         if problem:
             parser.error(problem)
         session = Session(settings)
     session.program = program_name()
+    if not hasattr(args, "no_record") and args.mode == "play":
+        session.record = record.record_path()
     terminal = sys.stdout.isatty()
     watching = session.settings.players == 0
     pointless = [name for name in WATCHING if hasattr(args, name)] if not watching else []
@@ -383,8 +401,11 @@ def play(argv: list[str] | None) -> int:
         session.settings.always_show = True  # watching, a person wants to see the board
     dumb = os.environ.get("TERM") == "dumb"
     colour = terminal and not dumb and not os.environ.get("NO_COLOR") and not args.no_color
+    colour = colour and defaults.get("colour", True) is not False
     pause = getattr(args, "pause", PAUSE) if terminal else 0.0
     board = getattr(args, "board", None)
+    if board is None and isinstance(defaults.get("board"), str) and not hasattr(args, "tui"):
+        board = str(defaults["board"])
     if hasattr(args, "tui"):
         return full_screen(parser, session, board, colour, pause)
     if sys.stdin.isatty():
@@ -401,6 +422,16 @@ def play(argv: list[str] | None) -> int:
             board=board,
         )
     return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause, board=board)
+
+
+def read_config() -> dict[str, str | bool]:
+    """The defaults in the config file; a file that cannot be read is said in one line, and
+    the game starts with the built-in defaults."""
+    try:
+        return config.load(config.config_path())
+    except config.ConfigError as error:
+        print(f"qubic: ignoring the config file: {error}", file=sys.stderr)
+        return {}
 
 
 def review_game(
