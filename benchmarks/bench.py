@@ -22,6 +22,7 @@ from qubic.core.board import Board, Mark
 from qubic.players.base import Player
 from qubic.players.easy import EasyPlayer
 from qubic.players.levels import LEVELS, make_player
+from qubic.search import defence
 from qubic.search.threats import ThreatSearch
 
 SEED = 2026
@@ -127,19 +128,18 @@ def forced_wins(count: int, max_threats: int = 12) -> Iterator[tuple[Board, int]
 
 
 def defences(count: int) -> Iterator[tuple[Board, set[int]]]:
-    """Positions where the opponent has a forced win by threats and some moves stop it."""
+    """Positions where the opponent has a forced win by threats and some moves stop it (by
+    `qubic.search.defence`'s rule: a three that only delays the win is no stop)."""
     for board in positions(count, SEED + 2):
         me, you = board.bits[board.turn], board.bits[board.turn.other]
         search = ThreatSearch()
         if board.winning_cells(board.turn.other) or search.forced_win(me, you) is not None:
             continue
-        if search.forced_win(you, me) is None:
+        line = search.forced_win(you, me)
+        if line is None:
             continue
-        stopping = {
-            cell
-            for cell in board.legal_moves()
-            if search.forced_win(you, me | 1 << cell, shortest=False) is None
-        }
+        found = defence.defences(search, me, you, line)
+        stopping = {cell for cell, kind in found.items() if kind is defence.Defence.STOPS}
         if stopping:
             yield board, stopping
 

@@ -7,7 +7,7 @@ engine replays move for move against the real program run with the same --seed.
 from __future__ import annotations
 
 from qubic.core.board import Board, Mark
-from qubic.core.notation import parse_cell
+from qubic.core.notation import format_cell, parse_cell
 from qubic.players.base import Player
 from qubic.players.normal import NormalPlayer
 
@@ -61,3 +61,8 @@ def winning_line(board: Board) -> tuple[int, ...]:
     outcome = board.outcome()
     assert outcome is not None and outcome.lines, "the game has a winner"
     return board.geometry.lines[outcome.lines[0]].cells
+
+
+def engine_position(board: Board) -> str:
+    """The engine protocol's command for `board`'s position."""
+    return "position startpos moves " + " ".join(format_cell(cell) for cell in board.moves)

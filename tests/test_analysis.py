@@ -25,7 +25,8 @@ from qubic.play.session import Session
 from qubic.play.settings import Settings
 from qubic.search.threats import MAX_THREATS, ThreatSearch
 from tests.oracle import wins_within
-from tests.scripted import moves, position
+from tests.scripted import engine_position, moves, position
+from tests.test_defence import plain_delay
 from tests.test_engine import EngineProcess
 from tests.test_threats import CHAIN_4, LONG_CHAIN, ONE_SAVING_MOVE, assert_forcing_line
 
@@ -71,13 +72,16 @@ def check_win(board: Board, analysis: Analysis) -> None:
 
 
 def check_moves_against_the_threat(board: Board, analysis: Analysis) -> None:
-    """Every stop leaves the opponent nothing; every other move loses to a line that replays."""
+    """Every stop leaves the opponent nothing; every delay leaves its win standing after the
+    forced exchange (by the plain solver); every other move loses to a line that replays."""
     assert (analysis.verdict is Verdict.LOST) == (not analysis.stops)
     for cell in board.legal_moves():
         reply = analyze(after(board, cell))
         if cell in analysis.stops:
             assert reply.verdict is not Verdict.WIN
             assert not wins_within(after(board, cell), WITHIN), format_cell(cell)
+        elif cell in analysis.delays:
+            assert plain_delay(board, cell), format_cell(cell)
         else:
             assert reply.verdict is Verdict.WIN, format_cell(cell)
             assert_forcing_line(after(board, cell), list(reply.line))
@@ -127,11 +131,17 @@ def test_a_long_win_is_found_whole():
     check_win(LONG_CHAIN, analysis)
 
 
-def test_the_only_saving_move_is_named():
+def test_threes_that_only_delay_are_named_apart_and_stop_nothing():
+    # 113 and 143, each a three, were once called stops: after the forced block X's forced
+    # win stands and every move of O's loses to it.
     analysis = analyze(ONE_SAVING_MOVE)
-    assert analysis.verdict is Verdict.DEFEND
-    assert analysis.stops == (parse_cell("113"),)
-    assert describe(analysis)[-1] == "MOVES THAT STOP IT: 113."
+    assert analysis.verdict is Verdict.LOST
+    assert analysis.stops == ()
+    assert analysis.delays == (parse_cell("113"), parse_cell("143"))
+    assert describe(analysis)[-2:] == [
+        "MOVES THAT STOP IT: NONE. EVERY MOVE LOSES TO IT.",
+        "ONLY DELAYS IT: 113 143.",
+    ]
     check_moves_against_the_threat(ONE_SAVING_MOVE, analysis)
 
 
@@ -239,16 +249,14 @@ def test_a_search_out_of_budget_says_so_rather_than_guess():
         analyze(LONG_CHAIN, ThreatSearch(nodes=100))
 
 
-def engine_position(board: Board) -> str:
-    return "position startpos moves " + " ".join(format_cell(cell) for cell in board.moves)
-
-
 def test_the_engine_answers_analyze_in_one_line():
     engine = EngineProcess()
     try:
         expected = {
             Board(): "analysis quiet",
-            ONE_SAVING_MOVE: "analysis defend 113",
+            ONE_SAVING_MOVE: "analysis lost "
+            + " ".join(map(format_cell, analyze(ONE_SAVING_MOVE).line))
+            + " delays 113 143",
             CHAIN_4: "analysis win " + " ".join(map(format_cell, analyze(CHAIN_4).line)),
             LOST: f"analysis lost {format_cell(analyze(LOST).line[0])}",
         }

@@ -7,6 +7,7 @@ from importlib import resources
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
+from qubic.players.expert import SECOND_BOOK_PLIES
 from qubic.players.levels import make_player
 from qubic.players.opening import BOOK_FILE, LOST, book_move, entries, parse_lines
 from qubic.proof.opening_build import best_reply, deciding, likely_replies, not_shown_lost
@@ -61,7 +62,11 @@ def test_positions_outside_the_book_get_no_answer():
 
 
 def test_expert_opens_from_the_book():
+    # Moving second, expert takes its first moves only from the book: later, its own measure
+    # of exposure chooses, which holds against any style of first player.
     for line, reply in ANSWERED:
+        if len(line) % 2 and len(line) >= SECOND_BOOK_PLIES:
+            continue
         board = Board.from_moves(line)
         move = make_player("expert", seed=5).choose(board.copy()).cell
         assert after(board, move) == after(board, reply)

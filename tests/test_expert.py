@@ -6,10 +6,12 @@ in test_threats): a setup wins when every reply leaves us a forced win by threat
 
 from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_cell
+from qubic.play.analysis import analyze
 from qubic.players.levels import make_player
-from qubic.search.defence import holds
-from qubic.search.prover import shown_lost
+from qubic.search.defence import stops
+from qubic.search.exposure import exposure
 from qubic.search.threats import ThreatSearch, new_threats
+from tests.oracle import wins_within
 
 # A game hard (X) won against an earlier expert (O); positions along it are the test cases.
 GAME_TEXT = """114 223 414 144 111 212 222 113 233 211 441 444 333 214 213 232 241 244 344 224
@@ -109,15 +111,26 @@ def test_expert_stops_a_forced_win_for_good_where_hard_can():
         me, you = board.bits[board.turn], board.bits[board.turn.other]
         assert ThreatSearch().forced_win(you, me) is not None
         cell = make_player("expert", seed=1).choose(board.copy()).cell
-        assert holds(ThreatSearch(400_000), me, you, cell), (text, format_cell(cell))
+        assert stops(ThreatSearch(400_000), me, you, cell), (text, format_cell(cell))
 
 
-def test_expert_moving_second_passes_over_its_choices_the_prover_shows_lost():
-    # From a game normal (X) won against expert: here expert's playouts chose 322, which the
-    # prover shows lost in about a hundred expansions, as it does expert's other shortlisted
-    # defences; 444, further down expert's candidates, is the one move it does not.
+def test_expert_moving_second_weighs_how_exposed_each_stop_leaves_it():
+    # From a game normal (X) won against expert. Of O's six stops the prover's narrow search
+    # refutes all but 444, which expert once played: yet after 444, X's quiet 141 wins
+    # whatever O does (the plain solver agrees), one of 16 such replies. Expert plays a stop
+    # among the least exposed instead.
     board = replay(["333", "332", "233", "223", "433", "133", "441", "111", "144"])
-    x, o = board.bits[board.first], board.bits[board.turn]
-    assert shown_lost(x, o | 1 << parse_cell("322"))
+    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    stops = analyze(board).stops
+    measures = {cell: exposure(ThreatSearch(), me, you, cell) for cell in stops}
     cell = make_player("expert", seed=3027).choose(board.copy()).cell
-    assert not shown_lost(x, o | 1 << cell), format_cell(cell)
+    assert cell in stops and cell != parse_cell("444")
+    ranked = sorted(measures.values())
+    assert measures[cell] in ranked[:3]
+    after = board.copy()
+    after.push(parse_cell("444"))
+    after.push(parse_cell("141"))
+    for reply in after.legal_moves():
+        after.push(reply)
+        assert wins_within(after, 16), format_cell(reply)
+        after.pop()

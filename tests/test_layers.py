@@ -15,7 +15,7 @@ ORDER = ["core", "search", "players", "play", "ui"]
 # What each folder may import besides itself.
 ALLOWED = {folder: set(ORDER[:rank]) for rank, folder in enumerate(ORDER)}
 ALLOWED["integrations"] = {"core", "search", "players", "play"}
-ALLOWED["proof"] = set(ORDER) | {"integrations"}
+ALLOWED["proof"] = set(ORDER)
 ALLOWED[""] = set(ORDER)  # qubic/__init__.py and __main__.py: the facade and the command
 
 

@@ -16,8 +16,8 @@ from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE, Geometry
 from qubic.core.notation import format_cell
 from qubic.search import strategy
-from qubic.search.defence import is_safe
-from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch, still_forces, winning_mask
+from qubic.search.defence import Defence, defences
+from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch, winning_mask
 
 # The positions one analysis may search, about a second: on 4x4x4 the most seen in positions
 # from machine games is under 200,000 (benchmarks/analysis.py); bigger cubes can take longer.
@@ -41,13 +41,15 @@ class Verdict(Enum):
 class Analysis:
     """The verdict for `mover`, the side to move. `line` is the forced win (the mover's for
     WIN, the opponent's for DEFEND and LOST, as if it were to move), attacker first; `stops`
-    the moves after which the opponent has none (DEFEND); `perfect` who wins with perfect
-    play, if the proof knows."""
+    the moves that stop it (DEFEND) and `delays` the threes that only delay it (DEFEND and
+    LOST), by `qubic.search.defence`'s rule; `perfect` who wins with perfect play, if the
+    proof knows."""
 
     verdict: Verdict
     mover: Mark
     line: tuple[int, ...] = ()
     stops: tuple[int, ...] = ()
+    delays: tuple[int, ...] = ()
     at_once: bool = False  # the line's one move completes a line
     perfect: Mark | None = None
 
@@ -90,18 +92,15 @@ def _analyze(board: Board, search: ThreatSearch, book: strategy.Entries) -> Anal
         return Analysis(Verdict.QUIET, mover, perfect=perfect)
     theirs = search.forced_win(you, me)
     assert theirs is not None
-    # A move the opponent's line still forces through is no stop: no search needed for it.
-    stops = tuple(
-        cell
-        for cell in board.legal_moves()
-        if not still_forces(theirs, you, me | 1 << cell, geometry)
-        and is_safe(search, me, you, cell)
-    )
+    found = defences(search, me, you, theirs)
+    stops = tuple(cell for cell, defence in found.items() if defence is Defence.STOPS)
+    delays = tuple(cell for cell, defence in found.items() if defence is Defence.DELAYS)
     return Analysis(
         Verdict.DEFEND if stops else Verdict.LOST,
         mover,
         tuple(theirs),
         stops,
+        delays,
         _at_once(theirs, you, me, geometry),
         perfect,
     )
@@ -177,13 +176,15 @@ def describe(analysis: Analysis, geometry: Geometry = CUBE) -> list[str]:
                 *line_rows(line, analysis.mover.other, geometry),
             ]
         if analysis.verdict is Verdict.DEFEND:
-            words.append(
-                "MOVES THAT STOP IT: "
-                + " ".join(format_cell(cell, geometry) for cell in analysis.stops)
-                + "."
-            )
+            words.append(f"MOVES THAT STOP IT: {_cells(analysis.stops, geometry)}.")
         else:
             words.append("MOVES THAT STOP IT: NONE. EVERY MOVE LOSES TO IT.")
+        if analysis.delays:
+            words.append(f"ONLY DELAYS IT: {_cells(analysis.delays, geometry)}.")
     if analysis.perfect is not None:
         words.append(f"{analysis.perfect.name} WINS WITH PERFECT PLAY (THE PROOF'S STRATEGY).")
     return words
+
+
+def _cells(cells: tuple[int, ...], geometry: Geometry) -> str:
+    return " ".join(format_cell(cell, geometry) for cell in cells)

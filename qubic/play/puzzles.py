@@ -23,7 +23,7 @@ from qubic.core.board import Board, Mark, iter_bits
 from qubic.play.analysis import own_moves
 from qubic.players.hard import decide
 from qubic.players.levels import make_player
-from qubic.search.defence import is_safe
+from qubic.search.defence import stops
 from qubic.search.scoring import score_cells
 from qubic.search.threats import (
     OutOfBudget,
@@ -212,7 +212,8 @@ class Judgement:
 def judge(board: Board, cell: int, search: ThreatSearch) -> Judgement:
     """What the side to move playing `cell` (legal) does to its forced win, against the best
     defence: after a threat the block is forced; after a quiet move the defender plays a
-    reply that leaves no forced win if one exists, else the one that makes it longest."""
+    reply that stops the forced win (`qubic.search.defence`: a three that only delays it is
+    no answer) if one exists, else the one that makes it longest."""
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     bit = 1 << cell
     mine = me | bit
@@ -231,7 +232,7 @@ def judge(board: Board, cell: int, search: ThreatSearch) -> Judgement:
     scores = score_cells(board, board.turn.other)
     replies = [c for c in line if c in scores] + sorted(scores, key=lambda c: -scores[c])
     for reply in dict.fromkeys(replies):
-        if reply != cell and is_safe(search, you, mine, reply):
+        if reply != cell and stops(search, you, mine, reply):
             return Judgement(Effect.ANSWERED, reply)
     replies = [c for c in scores if c != cell]
     return Judgement(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from qubic.core.board import Board
@@ -23,8 +24,9 @@ from qubic.players import hard
 from qubic.players.base import Reply, new_seed, position_rng
 from qubic.players.hard import quiet_ranking
 from qubic.players.opening import book_move
-from qubic.search.defence import defences, defend, forced_move
-from qubic.search.prover import Prover, shown_lost
+from qubic.search.defence import Defence, candidates, classify, defend, forced_move
+from qubic.search.exposure import Exposure, chances, exposure
+from qubic.search.prover import least_lost
 from qubic.search.scoring import score_cells
 from qubic.search.setups import MAX_SETUPS, SetupSearch
 from qubic.search.threats import (
@@ -42,36 +44,52 @@ PLAYOUT_CANDIDATES = 8  # moves that survive the proofs and are then played out
 PLAYOUTS = 8  # playouts at most for one candidate
 PLAYOUTS_PER_ROUND = 2  # playouts per candidate before the weaker half is dropped
 PLAYOUT_NODES = 1_500_000  # threat-search positions for all playouts: three seconds or so here
+# Moving second: one budget in threat-search positions for the whole move, a second or so here.
+SECOND_NODES = 250_000
+SECOND_ATTACK_NODES = 60_000  # of which at most this much looking for our own setup wins
+SECOND_BOOK_PLIES = 4  # the book answers the second player's first moves only
+
+
+@dataclass(frozen=True)
+class Vetting:
+    """How the prover vets the second player's best moves on the cube."""
+
+    exposed: int  # quiet moves, hard's best, whose exposure is measured
+    candidates: int  # of the least exposed, those the prover looks at
+    expansions: int  # df-pn expansions for all of them
+
+
+VET = Vetting(16, 3, 2_000)
+EXPOSURE_NODES = 400_000  # then this many more to measure the candidates' exposure
 
 
 class ExpertPlayer:
-    """Hard's play plus setup wins, setup defence, playouts and the opening book;
-    reproducible by seed within budget. `vet`: moving second on the cube, pass over the
-    candidates the prover shows lost (level perfect, which weighs every move, does not)."""
+    """Hard's play plus setup wins, setup defence, playouts and the opening book moving first;
+    moving second, the least exposed of the moves that stop the first player, vetted by the
+    prover on the cube. Reproducible by seed: its budgets are counts of positions."""
 
-    def __init__(self, seed: int | None = None, vet: bool = True) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self.seed = new_seed(seed)
-        self.vet = vet
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
         limit = SECONDS if seconds is None else seconds
         deadline = time.perf_counter() + limit
         nodes = NODES if seconds is None else None
+        if board.turn is not board.first:
+            search = ThreatSearch(nodes and SECOND_NODES, limit, board.geometry)
+            return Reply(second_move(board, search, self.seed, VET))
         threats = ThreatSearch(nodes, limit * PROOF_SHARE, board.geometry)
         share: Share = (nodes and int(nodes * ATTACK_SHARE), limit * PROOF_SHARE * ATTACK_SHARE)
-        return Reply(decide(board, threats, share, self.seed, deadline, self.vet))
+        return Reply(decide(board, threats, share, self.seed, deadline))
 
 
 if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the solver, lacks `|`
     Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
 
 
-def decide(
-    board: Board, threats: ThreatSearch, share: Share, seed: int, deadline: float, vet: bool = True
-) -> int:
-    """The expert level's move for the side to move (the board is not changed); `share` is
-    the part of the budget our own setup search may use, `deadline` when the move is due,
-    `vet` whether to pass over candidates the prover shows lost (second on the cube)."""
+def decide(board: Board, threats: ThreatSearch, share: Share, seed: int, deadline: float) -> int:
+    """The expert level's move for the first player (the board is not changed); `share` is
+    the part of the budget our own setup search may use, `deadline` when the move is due."""
     move = book_move(board)
     if move is not None:
         return move
@@ -84,7 +102,7 @@ def decide(
         if move is not None:
             return move
         if threat:
-            candidates = safe_defences(threats, me, you, ranked, threat)
+            candidates = stopping(threats, me, you, ranked, threat)
             if not candidates:
                 return defend(threats, me, you, ranked, threat)
         else:
@@ -98,36 +116,87 @@ def decide(
     ranking = rank_by_playouts(
         board, threats, shortlist(setups, me, you, candidates), seed, deadline
     )
-    if vet and board.geometry is CUBE and board.turn is not board.first:
-        rest = [cell for cell in candidates if cell not in ranking]
-        return first_not_shown_lost(you, me, ranking + rest, deadline) or ranking[0]
     return ranking[0]
 
 
-def first_not_shown_lost(x: int, o: int, cells: list[int], deadline: float) -> int | None:
-    """The first of O's `cells` (O to move at `(x, o)` on the cube; best first) that the
-    prover does not show lost, None if it shows them all lost. No check starts after
-    `deadline` (`time.perf_counter`) or runs past it; an unfinished check shows nothing."""
-    prover = Prover()
-    for cell in cells:
-        seconds = deadline - time.perf_counter()
-        if seconds <= 0 or not shown_lost(x, o | 1 << cell, prover, seconds):
-            return cell
-    return None
-
-
-def safe_defences(
+def stopping(
     threats: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]
 ) -> list[int]:
-    """hard's defences against the opponent's forced win `threat` that hold (a threat of
-    ours only delays the opponent's win unless it still holds after the forced block); all
-    that are safe when none holds. As many as the budget finds."""
-    found = []
+    """The moves that stop the opponent's forced win `threat` (`defence.classify`), in
+    `ranked` order; as many as the budget finds."""
+    found: dict[int, Defence] = {}
     with contextlib.suppress(OutOfBudget):
-        for defence in defences(threats, me, you, ranked, threat):
-            found.append(defence)
-    holding = [c for c, holds in found if holds]
-    return holding or [c for c, _ in found]
+        for cell in candidates(threats, me, you, threat):
+            found[cell] = classify(threats, me, you, cell)
+    return [cell for cell in ranked if found.get(cell) is Defence.STOPS]
+
+
+def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) -> int:
+    """The second player's move: the book's; else what the position calls for; else, among
+    the moves that stop the first player's forced win (or, with none, hard's quiet moves),
+    the least exposed (`qubic.search.exposure`), which holds against any style of first
+    player; on the cube, the first of the best `vet.candidates` that the prover does not show
+    lost within `vet.expansions` in all (`prover.least_lost`). Budgets are counts."""
+    if len(board.moves) < SECOND_BOOK_PLIES:
+        move = book_move(board)
+        if move is not None:
+            return move
+    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    scores = score_cells(board, board.turn)
+    ranked = sorted(scores, key=lambda c: -scores[c])
+    try:
+        move, threat = forced_move(threats, me, you)
+        if move is not None:
+            return move
+        if threat:
+            choices = stopping(threats, me, you, ranked, threat)
+            if not choices:
+                return defend(threats, me, you, ranked, threat)
+        else:
+            with contextlib.suppress(OutOfBudget):
+                move = SetupSearch(threats).forced_win(me, you, MAX_SETUPS, SECOND_ATTACK_NODES)
+                if move is not None:
+                    return move
+            quiet = quiet_ranking(threats, me, you, scores, position_rng(seed, board))
+            choices = quiet[: vet.exposed]
+    except OutOfBudget:
+        return ranked[0]
+    threats.set_budget(EXPOSURE_NODES, threats.budget.seconds_left())
+    ranking = by_exposure(threats, me, you, choices)
+    if board.geometry is not CUBE or ranking[0][1] is None:
+        return ranking[0][0]
+    # The prover only weighs moves as little exposed as the best: one with more lost replies
+    # is plainly worse, though the prover, trying X's few best moves, may not show it lost.
+    fewest = ranking[0][1].lost
+    best = [cell for cell, found in ranking if found is not None and found.lost == fewest]
+    return least_lost(you, me, best[: vet.candidates], vet.expansions, threats.budget)
+
+
+def by_exposure(
+    threats: ThreatSearch, me: int, you: int, choices: list[int]
+) -> list[tuple[int, Exposure | None]]:
+    """`choices` (best first) ranked by `Exposure`, the least exposed first, each with its
+    measure; among the least exposed, more chances of our own first; else earlier choices
+    first. When the budget runs out, those not measured follow in their order (with None)."""
+    measured: dict[int, Exposure] = {}
+    bound: Exposure | None = None
+    with contextlib.suppress(OutOfBudget):
+        for cell in choices:
+            found = exposure(threats, me, you, cell, bound)
+            if found is not None:
+                measured[cell] = found
+                bound = found if bound is None else min(bound, found)
+    best = [cell for cell in measured if measured[cell] == bound]
+    score: dict[int, int] = {}
+    if len(best) > 1:
+        with contextlib.suppress(OutOfBudget):
+            for cell in best:
+                score[cell] = chances(threats, me, you, cell)
+    order = {cell: rank for rank, cell in enumerate(choices)}
+    ranked = sorted(measured, key=lambda c: (measured[c], -score.get(c, -1), order[c]))
+    return [(cell, measured[cell]) for cell in ranked] + [
+        (cell, None) for cell in choices if cell not in measured
+    ]
 
 
 def shortlist(setups: SetupSearch, me: int, you: int, candidates: list[int]) -> list[int]:

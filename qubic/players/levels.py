@@ -72,7 +72,7 @@ LEVELS: dict[str, Level] = {
         Level(
             "perfect",
             "moving first, the proof's strategy: it never loses; "
-            "second, expert checked by the prover",
+            "second, expert's resistance with every move weighed",
             PerfectPlayer,
             is_qubic,
             "QUBIC (4x4x4, two sides, the first line wins)",

@@ -22,6 +22,10 @@ class Budget:
         """Whether a search that has counted `used` nodes must stop."""
         return used > self.node_limit or self.expired()
 
+    def seconds_left(self) -> float | None:
+        """The time left before the cap; None without one."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+
     def expired(self) -> bool:
         """Whether the time cap has passed."""
         return self.deadline is not None and time.perf_counter() > self.deadline

@@ -1,10 +1,21 @@
-"""Attack and defence by threats: the move a position calls for, and the moves that stop the
-opponent's forced win by threats.
+"""Attack and defence by threats: the move a position calls for, and what a defence is.
+
+The one rule for a defence, used by ANALYZE, the engine's `analyze`, HINT, the puzzles and every
+level from hard up:
+
+    A move *stops* the opponent's forced win by threats when, after it and after the forced
+    exchange it starts (each three answered by its block, and any three that block makes
+    answered in turn), the opponent has no forced win by threats that we cannot stop again.
+    A three whose forced exchange leaves the opponent's forced win standing only *delays* it.
+
+"Cannot stop again" looks through at most STOP_DEPTH more of our turns after an exchange that
+ends with us to move; a stop found there makes the first move a stop, none makes it a delay.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from enum import Enum
 
 from qubic.core.board import iter_bits
 from qubic.search.threats import (
@@ -12,11 +23,19 @@ from qubic.search.threats import (
     ThreatSearch,
     lowest,
     new_threats,
-    threat_moves,
+    still_forces,
     winning_mask,
 )
 
-HOLD_TURNS = 2  # own forcing defences looked ahead when a defence is itself a threat
+STOP_DEPTH = 2  # our turns looked through after an exchange that ends with us to move
+
+
+class Defence(Enum):
+    """What a move does against the opponent's forced win by threats."""
+
+    STOPS = "stops"  # afterwards the opponent has no forced win we cannot stop
+    DELAYS = "delays"  # a three whose forced exchange leaves the forced win standing
+    FAILS = "fails"  # the forced win goes on (or the opponent wins at once)
 
 
 def forced_move(search: ThreatSearch, me: int, you: int) -> tuple[int | None, list[int] | None]:
@@ -32,58 +51,119 @@ def forced_move(search: ThreatSearch, me: int, you: int) -> tuple[int | None, li
     return None, search.forced_win(you, me)
 
 
-def is_safe(search: ThreatSearch, me: int, you: int, cell: int) -> bool:
-    """After `me` plays `cell`, the opponent has no forced win by threats."""
-    return search.forced_win(you, me | 1 << cell, shortest=False) is None
+def exchange(me: int, you: int, cell: int, search: ThreatSearch) -> tuple[int, int, int] | None:
+    """`me` plays `cell`, then the forced exchange: each three answered by its block. The
+    position after it, `(me, you, turns)` with `turns` the moves played (odd: the opponent to
+    move, even: we are); None when the exchange ends in a win for either side (two threes at
+    once, or the opponent completing a line)."""
+    geometry = search.geometry
+    me |= 1 << cell
+    if winning_mask(you, me, geometry):
+        return None  # the opponent completes a line at once
+    turns, last = 1, cell
+    mover, other = me, you
+    while True:
+        made = new_threats(mover, other, last, geometry) & ~(mover | other)
+        if not made:
+            break
+        if made & (made - 1):
+            return None  # two threes at once: the side that made them wins
+        other |= made
+        last = lowest(made)
+        mover, other = other, mover
+        turns += 1
+    mine, yours = (mover, other) if turns % 2 == 1 else (other, mover)
+    return mine, yours, turns
 
 
-def holds(search: ThreatSearch, me: int, you: int, cell: int, turns: int = HOLD_TURNS) -> bool:
-    """`cell` is safe and, if it is a threat, after the forced block either the opponent would
-    have no forced win even on the move, or we have a move that holds again (within `turns`
-    more turns of ours). The candidates then are the cells of the opponent's winning line and
-    our own threats."""
-    mine = me | 1 << cell
-    if search.forced_win(you, mine, shortest=False) is not None:
-        return False
-    block = new_threats(mine, you, cell, search.geometry)
-    if not block:
-        return True
-    yours = you | block
+def classify(
+    search: ThreatSearch, me: int, you: int, cell: int, depth: int = STOP_DEPTH
+) -> Defence:
+    """What `me` playing `cell` does against the opponent's forced win by threats (the rule
+    in this module's docstring). Raises OutOfBudget."""
+    after = exchange(me, you, cell, search)
+    if after is None:
+        # The exchange ended in a win: ours if our move made two threes the opponent
+        # cannot answer with a line of its own, else the opponent's.
+        mine = me | 1 << cell
+        ours = winning_mask(mine, you, search.geometry)
+        theirs = winning_mask(you, mine, search.geometry)
+        return Defence.STOPS if ours & (ours - 1) and not theirs else Defence.FAILS
+    mine, yours, turns = after
     line = search.forced_win(yours, mine, shortest=False)
     if line is None:
-        return True
-    if turns == 0:
-        return False
-    empty = ~(mine | yours) & search.geometry.full_mask
-    candidates = {c for c in line if empty >> c & 1} | set(
-        iter_bits(threat_moves(mine, yours, search.geometry))
-    )
-    return any(holds(search, mine, yours, c, turns - 1) for c in candidates)
+        return Defence.STOPS
+    if turns == 1:
+        return Defence.FAILS
+    if (
+        turns % 2 == 0
+        and depth > 0
+        and any(
+            classify(search, mine, yours, c, depth - 1) is Defence.STOPS
+            for c in candidates(search, mine, yours, line)
+        )
+    ):
+        return Defence.STOPS
+    return Defence.DELAYS
 
 
-def defend(search: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]) -> int:
-    """A move after which the opponent has no forced win, trying the cells of `threat` first
-    and preferring one that holds over the next turns too; when there is none, the cell of
-    `threat` that makes the opponent's win longest."""
-    involved = [c for c in ranked if c in threat]
-    found: list[int] = []
-    try:
-        for cell, holding in defences(search, me, you, ranked, threat):
-            if holding:
-                return cell
-            found.append(cell)
-        if found:
-            return found[0]
-        return max(involved, key=lambda c: len(search.forced_win(you, me | 1 << c) or ()))
-    except OutOfBudget:
-        return found[0] if found else involved[0]
+def stops(search: ThreatSearch, me: int, you: int, cell: int) -> bool:
+    """Whether `cell` stops the opponent's forced win by threats (see `classify`)."""
+    return classify(search, me, you, cell) is Defence.STOPS
+
+
+def candidates(search: ThreatSearch, me: int, you: int, line: list[int]) -> Iterator[int]:
+    """Our moves that might stop the opponent's forced win `line`, the line's own cells first:
+    those it no longer forces through. Every other move leaves it winning, so it can be
+    neither stop nor delay. Lazy: a caller that wants one stop looks at few."""
+    geometry = search.geometry
+    empty = geometry.full_mask & ~(me | you)
+    theirs, ours = winning_mask(you, me, geometry), winning_mask(me, you, geometry)
+    on_line = [cell for cell in dict.fromkeys(line) if empty >> cell & 1]
+    rest = [cell for cell in iter_bits(empty) if cell not in on_line]
+    for cell in on_line + rest:
+        mine = me | 1 << cell
+        bit = 1 << cell
+        threes = (theirs & ~bit, ours & ~bit | new_threats(mine, you, cell, geometry))
+        if not still_forces(line, you, mine, geometry, threes):
+            yield cell
 
 
 def defences(
-    search: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]
-) -> Iterator[tuple[int, bool]]:
-    """The moves after which the opponent (whose forced win is `threat`) has none, each with
-    whether it holds; the cells of `threat` first, then in `ranked` order."""
-    for cell in [c for c in ranked if c in threat] + [c for c in ranked if c not in threat]:
-        if is_safe(search, me, you, cell):
-            yield cell, holds(search, me, you, cell)
+    search: ThreatSearch, me: int, you: int, line: list[int], cells: Iterable[int] | None = None
+) -> dict[int, Defence]:
+    """What each move that might matter does against the opponent's forced win `line`:
+    `cells` (default: `candidates`), each classified. Raises OutOfBudget."""
+    chosen = sorted(candidates(search, me, you, line)) if cells is None else cells
+    return {cell: classify(search, me, you, cell) for cell in chosen}
+
+
+def resistance(search: ThreatSearch, me: int, you: int, cell: int) -> int:
+    """How long the opponent's forced win by threats takes after `cell` and its exchange, in
+    plies (a move with no forced win after it: a large number). Raises OutOfBudget."""
+    after = exchange(me, you, cell, search)
+    if after is None:
+        return 0
+    mine, yours, turns = after
+    line = search.forced_win(yours, mine)
+    return 1000 if line is None else turns + len(line)
+
+
+def defend(search: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]) -> int:
+    """Against the opponent's forced win `threat`: the first move in `ranked` order that stops
+    it; when none does, the one that makes its win longest (a delay, if any, as the opponent
+    must then find its win again). When the budget runs out, the best found so far."""
+    order = {cell: rank for rank, cell in enumerate(ranked)}
+    cells = sorted(candidates(search, me, you, threat), key=lambda c: order.get(c, len(order)))
+    best, longest = (cells or ranked)[0], -1
+    try:
+        for cell in cells:
+            if classify(search, me, you, cell) is Defence.STOPS:
+                return cell
+        for cell in cells:
+            plies = resistance(search, me, you, cell)
+            if plies > longest:
+                best, longest = cell, plies
+    except OutOfBudget:
+        pass
+    return best

@@ -276,16 +276,19 @@ def shown_lost(x: int, o: int, prover: Prover | None = None, seconds: float | No
     return (prover or Prover()).prove(x, o, REFUTE_NODES, seconds).status == PROVED
 
 
-def least_lost(x: int, o: int, cells: list[int], deadline: float) -> int:
+def least_lost(
+    x: int, o: int, cells: list[int], expansions: int, budget: Budget | None = None
+) -> int:
     """O's move among `cells` (O to move at `(x, o)`; best first): the first shown to hold
     against X's best moves, else the first not shown lost, else the one whose loss took the
     most expansions to show. Every cell is first tested for X's forced win by threats alone
-    (one expansion, cheap, and how most moves lose); those that pass then get the rest of
-    REFUTE_NODES. No test but the first cell's starts after `deadline` (`time.perf_counter`):
-    a cell that missed the first test is left out, one that missed the second is not shown
-    lost."""
+    (one expansion, cheap, and how most moves lose); those that pass then get up to
+    REFUTE_NODES more, while the `expansions` for all the tests last. `budget`'s time cap, if
+    any, is a safety net: past it no test but the first cell's starts, a cell that missed the
+    first test is left out, and one that missed the second is not shown lost."""
     prover = Prover()
     lost: dict[int, int] = {}  # cells shown lost -> the expansions that took
+    stop = budget if budget is not None else Budget()
 
     def holds(cell: int, nodes: int) -> bool:
         """Whether `cell` is shown to hold within `nodes` more expansions."""
@@ -296,14 +299,17 @@ def least_lost(x: int, o: int, cells: list[int], deadline: float) -> int:
 
     survivors = []
     for cell in cells:
-        if cell != cells[0] and time.perf_counter() > deadline:
+        if cell != cells[0] and stop.expired():
             break
         if holds(cell, 1):
             return cell
         if cell not in lost:
             survivors.append(cell)
     for cell in survivors:
-        if time.perf_counter() < deadline and holds(cell, REFUTE_NODES - 1):
+        left = expansions - prover.expanded
+        if left <= 0 or stop.expired():
+            break
+        if holds(cell, min(REFUTE_NODES - 1, left)):
             return cell
     still_open = [cell for cell in survivors if cell not in lost]
     return still_open[0] if still_open else max(lost, key=lambda cell: lost[cell])

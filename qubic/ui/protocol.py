@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from qubic.core.board import Board, IllegalMoveError
+from qubic.core.geometry import Geometry
 from qubic.core.notation import NotationError, format_cell, parse_cell
 from qubic.core.variant import QUBIC, VariantError, parse_spec
 from qubic.play.analysis import Unanswered, Verdict, analyze
@@ -133,16 +134,10 @@ class Engine:
         except Unanswered as error:
             raise ProtocolError(str(error)) from None
         cells = analysis.stops if analysis.verdict is Verdict.DEFEND else analysis.line
-        geometry = self.board.geometry
-        return [
-            " ".join(
-                [
-                    "analysis",
-                    analysis.verdict.value,
-                    *(format_cell(cell, geometry) for cell in cells),
-                ]
-            )
-        ]
+        words = ["analysis", analysis.verdict.value, *cells_of(cells, self.board.geometry)]
+        if analysis.delays:
+            words += ["delays", *cells_of(analysis.delays, self.board.geometry)]
+        return [" ".join(words)]
 
 
 def run(
@@ -163,3 +158,7 @@ def run(
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def cells_of(cells: tuple[int, ...], geometry: Geometry) -> list[str]:
+    return [format_cell(cell, geometry) for cell in cells]

@@ -1,0 +1,92 @@
+"""How exposed a quiet move leaves us, measured without assuming how the opponent plays.
+
+After our move, every reply of the opponent's is looked at: a quiet reply after which the
+opponent has a forced win by threats is a *setup*; a setup whose forced win no move of ours
+stops (`qubic.search.defence`) is a *lost* reply. Fewer lost replies is better, then fewer
+setups, then more *chances* of our own: moves that would give us a forced win by threats if
+the opponent let us play twice. These are the second player's measures: they hold against
+any first player, from a beginner to a perfect one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qubic.core.board import iter_bits
+from qubic.core.geometry import CUBE
+from qubic.core.symmetry import stabilizer
+from qubic.search.defence import Defence, candidates, classify, exchange
+from qubic.search.threats import ThreatSearch, new_threats, winning_mask
+
+SETUP_DEPTH = 8  # own threat moves looked for after a setup
+STOP_DEPTH = 1  # our turns looked through after an exchange, for a stop to a setup's win
+LOST_AT_ONCE = 1000  # the lost replies counted for a move after which the opponent wins at once
+SYMMETRIC_STONES = 8  # past this many stones a position is rarely symmetric: not looked for
+
+
+@dataclass(frozen=True, order=True)
+class Exposure:
+    """The measures of one move against the opponent's replies, ordered best first."""
+
+    lost: int  # replies after which its forced win by threats cannot be stopped
+    setups: int  # quiet replies after which it has a forced win by threats
+
+
+def exposure(
+    search: ThreatSearch, me: int, you: int, cell: int, bound: Exposure | None = None
+) -> Exposure | None:
+    """The measures of `me` playing `cell`; None as soon as it is plainly worse than `bound`
+    (more lost replies). A three is measured after the forced exchange it starts, as if the
+    opponent were then to move: its block is no reply of the opponent's choosing, and the tempo
+    the three gains is not counted. Raises OutOfBudget."""
+    geometry = search.geometry
+    after = exchange(me, you, cell, search)
+    if after is None:  # the exchange ends in a win, ours or the opponent's
+        ours = winning_mask(me | 1 << cell, you, geometry)
+        return Exposure(0, 0) if ours & (ours - 1) else Exposure(LOST_AT_ONCE, 0)
+    mine, you, _ = after
+    empty = geometry.full_mask & ~(mine | you)
+    lost = setups = 0
+    for reply, weight in _classes(search, mine, you, empty):
+        yours = you | 1 << reply
+        if new_threats(yours, mine, reply, geometry):
+            continue  # a three is blocked at once, and no forced win of theirs starts here
+        line = search.forced_win(yours, mine, SETUP_DEPTH, shortest=False)
+        if line is None:
+            continue
+        setups += weight
+        if not any(
+            classify(search, mine, yours, c, STOP_DEPTH) is Defence.STOPS
+            for c in candidates(search, mine, yours, line)
+        ):
+            lost += weight
+            if bound is not None and lost > bound.lost:
+                return None
+    return Exposure(lost, setups)
+
+
+def chances(search: ThreatSearch, me: int, you: int, cell: int) -> int:
+    """After `me` plays `cell`: our moves that would give us a forced win by threats if the
+    opponent then let us move again (what we threaten if it errs). Raises OutOfBudget."""
+    mine = me | 1 << cell
+    empty = search.geometry.full_mask & ~(mine | you)
+    return sum(
+        weight
+        for move, weight in _classes(search, you, mine, empty)
+        if search.forced_win(mine | 1 << move, you, SETUP_DEPTH, shortest=False) is not None
+    )
+
+
+def _classes(search: ThreatSearch, a: int, b: int, cells: int) -> list[tuple[int, int]]:
+    """One cell of each class of `cells` under the symmetries fixing the position `(a, b)`,
+    with how many cells its class holds (on the 4x4x4 cube; elsewhere every cell alone)."""
+    if search.geometry is not CUBE or (a | b).bit_count() > SYMMETRIC_STONES:
+        return [(cell, 1) for cell in iter_bits(cells)]
+    group = stabilizer(CUBE, a, b)
+    if len(group) == 1:
+        return [(cell, 1) for cell in iter_bits(cells)]
+    found: dict[int, int] = {}
+    for cell in iter_bits(cells):
+        low = min(symmetry[cell] for symmetry in group)
+        found[low] = found.get(low, 0) + 1
+    return list(found.items())

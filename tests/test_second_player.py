@@ -1,0 +1,78 @@
+"""The machine moving second: budgets in positions searched, so a busy computer gets the same
+moves; the least exposed move chosen; positions from the gauntlet's lost games kept."""
+
+from __future__ import annotations
+
+import time
+import types
+
+import pytest
+
+from qubic.core.board import Board
+from qubic.core.notation import format_cell
+from qubic.play.analysis import analyze
+from qubic.players.expert import SECONDS as CAP
+from qubic.players.levels import make_player
+from qubic.search import budget
+from qubic.search.exposure import exposure
+from qubic.search.threats import ThreatSearch
+from tests.scripted import moves
+
+# O to move in each: a quiet middle game, a defence with a three that only delays, a defence
+# where a three is a real stop.
+POSITIONS = [
+    "111 114 141 441 121 131 323",
+    "133 113 111 331 144 122 333 132 233 433 221",
+    "144 233 111 133 114 333 112 113 433 123 143 223 443",
+]
+
+
+def slower(factor: float) -> types.SimpleNamespace:
+    """A stand-in for the `time` module whose clock runs `factor` times as fast: to a search
+    budgeted in time, a computer `factor` times as busy."""
+    start = time.perf_counter()
+    return types.SimpleNamespace(
+        perf_counter=lambda: start + (time.perf_counter() - start) * factor
+    )
+
+
+@pytest.mark.parametrize("level", ["expert", "perfect"])
+def test_a_busy_computer_gets_the_same_moves(level, monkeypatch):
+    # With the clock stopped no cap can end a search: these are the budget's own moves. Then
+    # the clock runs faster, as on a busier computer, by as much as the cap allows here (up
+    # to twice as busy as this machine is now): the moves must be the same.
+    def moves_with(clock: types.SimpleNamespace) -> list[int]:
+        monkeypatch.setattr(budget, "time", clock)
+        player = make_player(level, seed=5)
+        return [player.choose(Board.from_moves(moves(text))).cell for text in POSITIONS]
+
+    started = time.perf_counter()
+    unhurried = moves_with(slower(0.0))
+    slowest = (time.perf_counter() - started) / len(POSITIONS)
+    factor = min(2.0, 0.5 * CAP / slowest) if slowest else 2.0
+    busy = moves_with(slower(factor))
+    assert busy == unhurried, [format_cell(cell) for cell in busy + unhurried]
+
+
+def test_the_time_cap_still_stops_a_search_on_a_very_busy_computer(monkeypatch):
+    # The cap is a safety net: a clock a thousand times too fast ends the move at once.
+    monkeypatch.setattr(budget, "time", slower(1000.0))
+    board = Board.from_moves(moves(POSITIONS[0]))
+    started = time.perf_counter()
+    cell = make_player("expert", seed=5).choose(board.copy()).cell
+    assert cell in board.legal_moves()
+    assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize("level", ["expert", "perfect"])
+def test_the_second_player_stops_with_the_move_that_leaves_the_fewest_winning_replies(level):
+    # 142, 222 and 411 stop X's forced win; after 411 one quiet reply of X's wins by force,
+    # after 142 and 222 none does.
+    board = Board.from_moves(moves(POSITIONS[1]))
+    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    stops = analyze(board).stops
+    measured = {cell: exposure(ThreatSearch(), me, you, cell) for cell in stops}
+    cell = make_player(level, seed=5).choose(board.copy()).cell
+    assert cell in stops
+    found = measured[cell]
+    assert found is not None and found.lost == min(m.lost for m in measured.values() if m)
