@@ -336,6 +336,7 @@ def test_watching_options_are_refused_without_players_0(options):
     option = options[0]
     assert result.stderr.splitlines()[-1] == (
         f"qubic: error: {option} is only for --players 0, where the machine plays itself"
+        " (see qubic --help)"
     )
 
 

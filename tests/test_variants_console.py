@@ -13,7 +13,8 @@ from qubic.play.render import Picture, render
 from qubic.play.session import Session
 from qubic.play.settings import Settings
 from qubic.play.text import fit
-from tests.conftest import expect_goodbye, expect_prompt, spawn
+from qubic.ui.cli import program_name
+from tests.conftest import expect_goodbye, expect_prompt, qubic_command, spawn
 
 SEED = 7
 
@@ -40,6 +41,7 @@ class Mirrored:
             cwd=cwd,
         )
         self.mirror = Session(Settings(players=players, seed=SEED, variant=variant, level=level))
+        self.mirror.program = program_name(qubic_command())  # as the program names itself
         self.expect(self.mirror.start())
 
     def expect(self, output: list) -> None:
@@ -75,7 +77,10 @@ class Mirrored:
 
 def test_a_cube3_game_end_to_end(tmp_path, monkeypatch):
     # Saved by a short name from the test's directory: a long path would wrap in the terminal.
-    monkeypatch.chdir(tmp_path)
+    # The mirror saves its own copy in a folder of its own: SAVE never replaces a file that
+    # another game wrote.
+    (tmp_path / "mirror").mkdir()
+    monkeypatch.chdir(tmp_path / "mirror")
     game = Mirrored(CUBE3, 1, "normal", cwd=str(tmp_path))
     assert any("FIRST TO 10 LINES WINS" in line for line in game.answer("yes"))
     game.answer("yes")  # move first
@@ -114,7 +119,7 @@ def test_a_cube3_game_end_to_end(tmp_path, monkeypatch):
         game.answer(format_cell(game.free(1)[0], geometry))
     board = game.mirror.board
     verdict = game.mirror.answer("SHOW")  # at the play-again question: not a yes or no
-    assert verdict == ["PLEASE ANSWER YES OR NO."]
+    assert verdict == ["SHOW WORKS AT YOUR MOVE. HERE, PLEASE ANSWER YES OR NO (OR QUIT)."]
     assert board.outcome() is not None
     assert game.answer("no") == ["GOODBYE. THANKS FOR PLAYING QUBIC."]
     game.finish()

@@ -22,6 +22,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Protocol, TextIO
 
+from prompt_toolkit import PromptSession
+from prompt_toolkit.layout import Dimension
+
 from qubic.play.commands import NUMBER_WORDS
 from qubic.play.render import Output, Picture, fitting_across, render, wide_width
 from qubic.play.session import GOODBYE, Session
@@ -153,6 +156,16 @@ def _edited(text: str) -> str:
     return "".join(kept)
 
 
+class MenuRoomPrompt(PromptSession[str]):
+    """prompt_toolkit's prompt, but room for the completion menu (8 lines under the question)
+    is kept only while the menu is shown, not all the time."""
+
+    def _get_default_buffer_control_height(self) -> Dimension:
+        if self.default_buffer.complete_state is None:
+            return Dimension()
+        return super()._get_default_buffer_control_height()
+
+
 class TerminalAsker:
     """Asks with prompt_toolkit: line editing, history on the up arrow, Tab completion of
     `words(text so far)`, and a bottom toolbar showing `status()` and the time left. Text typed
@@ -165,15 +178,13 @@ class TerminalAsker:
         colour: bool,
         typeahead: TypeAhead | None = None,
     ) -> None:
-        from prompt_toolkit import PromptSession
         from prompt_toolkit.output import ColorDepth
 
         self.status = status
         self.typeahead = typeahead
         self.deadline: float | None = None
-        self.prompt_session: PromptSession[str] = PromptSession(
+        self.prompt_session: PromptSession[str] = MenuRoomPrompt(
             bottom_toolbar=self._toolbar,
-            reserve_space_for_menu=0,  # no blank lines kept under the prompt for the menu
             completer=ContextCompleter(words),
             color_depth=None if colour else ColorDepth.MONOCHROME,
         )
