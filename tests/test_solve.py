@@ -310,3 +310,22 @@ def test_a_line_no_unit_holds_has_its_own_end_as_the_units_root(tmp_path):
     root = unit_root(Checkpoint(tmp_path / "empty.txt.xz"), line)
     assert root == tuple(Board.from_moves(line).bits)
     assert {root: 1}[root] == 1
+
+
+def test_an_idle_worker_takes_a_subtree_of_a_running_units_position(tmp_path):
+    # One unit, a last run (runs=1), would prove the whole position; the second worker, idle,
+    # has the position expanded in the upper tree and proves its subtrees meanwhile.
+    start = bits(QUIET_WIN)
+    path = tmp_path / "proof.txt.xz"
+    with ThreadPoolExecutor(2) as executor:
+        solver = Solver(Checkpoint(path), 5_000, io.StringIO(), start, runs=1)
+        solver.split_after = 0.0  # (a minute, in a real run)
+        assert solver.solve(executor, 2, None) is True
+    assert solver.splits >= 1 and solver.root.children  # the start, expanded while it ran
+    assert solver.sent > 1  # units below it were sent to the idle worker
+    checkpoint = Checkpoint(path)
+    assert checkpoint.settled[CUBE.canonical(*start)] is True
+    moves = [parse_cell(m) for m in QUIET_WIN.split()]
+    book_path = tmp_path / "strategy.txt"
+    assert write_book(checkpoint, book_path, moves, "python", 5_000, io.StringIO()) == 0
+    assert walk(moves, strategy.load(book_path)).failures == []

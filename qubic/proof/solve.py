@@ -54,6 +54,7 @@ UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not pr
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs
 FAILED = (1000, 1)  # a leaf's numbers after its unit found none of X's best moves winning
 REPORT_SECONDS = 30.0
+SPLIT_SECONDS = 60.0  # a last run of a unit this long, with a worker idle, is split
 COMPACT_SECONDS = 600.0  # how often the journal is folded into the compact checkpoint
 
 
@@ -71,6 +72,7 @@ class Node:
         "o",
         "parent",
         "pn",
+        "won",
         "x",
     )
 
@@ -83,6 +85,7 @@ class Node:
         self.evaluated = False  # units have searched it and left it unknown: expand it
         self.budget = 0  # the nodes of its last unit, if any
         self.failed = False  # X's moves leading here fail (not a disproof: see _failing)
+        self.won = False  # proved by a unit after the upper tree expanded it (split)
 
     @property
     def settled(self) -> bool:
@@ -91,6 +94,9 @@ class Node:
     def update(self) -> None:
         """Its numbers from its children's."""
         assert self.children is not None
+        if self.won:  # its unit's proof stands, whatever its children's units say
+            self.pn, self.dn, self.failed = 0, INF, False
+            return
         pns = [child.pn for child in self.children]
         dns = [child.dn for child in self.children]
         if x_to_move(self.x, self.o):
@@ -133,6 +139,10 @@ class Solver:
         self.root = Node(*start, -1, None)
         self._settle(self.root)
         self.running: dict[Future[Answer], Node] = {}
+        self.submitted: dict[Future[Answer], float] = {}  # when each unit in flight was sent
+        self.splits = 0  # units' positions expanded while they ran, for idle workers
+        self.sent = 0  # units sent to the workers
+        self.split_after = SPLIT_SECONDS
         self.counts = {"proved": 0, "disproved": 0, "unknown": 0}
         self.expanded = 0
         self.cpu_before = checkpoint.cpu_seconds  # earlier runs'
@@ -159,7 +169,11 @@ class Solver:
             while not out_of_time and len(self.running) < workers:
                 leaf = self._select()
                 if leaf is None:
-                    break
+                    # A worker would stand idle while units run: split the longest-running
+                    # one's position into the upper tree, for the idle to take its subtrees.
+                    if not self._split():
+                        break
+                    continue
                 self._visit(leaf, executor)
                 if self.root.settled:
                     break
@@ -168,6 +182,7 @@ class Solver:
             done, _ = wait(self.running, timeout=1.0, return_when=FIRST_COMPLETED)
             for future in done:
                 answer = future.result()
+                self.submitted.pop(future, None)
                 self._receive(self.running.pop(future), answer)
                 if progress is not None:
                     progress.busy(answer.cpu_seconds)
@@ -202,7 +217,10 @@ class Solver:
         return sum(1 for reply in replies if reply.pn == 0), max(1, len(replies))
 
     def _units(self) -> str:
-        return f"units {sum(self.counts.values()):,} ({self.counts['proved']:,} proved)"
+        return (
+            f"units {sum(self.counts.values()):,} ({self.counts['proved']:,} proved), "
+            f"{self.splits:,} split for idle workers"
+        )
 
     def _select(self) -> Node | None:
         """The most proving leaf not already being searched; None if every leaf is."""
@@ -216,6 +234,30 @@ class Solver:
                 node = min(children, key=lambda child: child.dn)
         return None if node in self.running.values() else node
 
+    def _split(self) -> bool:
+        """Expand in the upper tree the position of the unit running longest that is not
+        expanded yet, if it is a last run (left unknown, the upper tree would expand it
+        anyway) and has run `split_after` seconds; its unit runs on, and its proof, if it
+        comes, settles the position. False if there is none. (Splitting every unit at once
+        was much slower: a unit shares its table across its subtree, which units under an
+        expanded position do not; `--start 111 222 144 223` took over 5 minutes instead
+        of 21 s.)"""
+        now = time.perf_counter()
+        waiting = [
+            (self.submitted[future], leaf)
+            for future, leaf in self.running.items()
+            if leaf.children is None
+            and leaf.budget >= self.max_nodes
+            and now - self.submitted[future] >= self.split_after
+        ]
+        if not waiting:
+            return False
+        _, leaf = min(waiting, key=lambda pair: pair[0])
+        self._expand(leaf)
+        self.splits += 1
+        self._backup(leaf)
+        return True
+
     def _visit(self, leaf: Node, executor: Executor) -> None:
         """Expand `leaf`, or hand it to a unit."""
         stones = (leaf.x | leaf.o).bit_count()
@@ -225,6 +267,8 @@ class Solver:
             leaf.budget = min(self.max_nodes, leaf.budget * UNIT_GROWTH) or self.nodes
             future = executor.submit(unit, leaf.x, leaf.o, leaf.budget, self.width, self.prover)
             self.running[future] = leaf
+            self.submitted[future] = time.perf_counter()
+            self.sent += 1
             # Its parent chooses by this number: a sibling is chosen next.
             if x_to_move(leaf.x, leaf.o):
                 leaf.dn += BUSY
@@ -286,6 +330,13 @@ class Solver:
         self.cpu_seconds += answer.cpu_seconds
         self.peak_kb = max(self.peak_kb, answer.peak_kb)
         key = CUBE.canonical(leaf.x, leaf.o)
+        if leaf.children is not None:  # split while its unit ran: the upper tree decides,
+            if result.status == PROVED:  # unless the unit proved it
+                leaf.won = True
+                self.checkpoint.write("W", key, self.width)
+                self.checkpoint.flush()
+            self._backup(leaf)
+            return
         leaf.failed = _unit_failed(leaf, result.status == DISPROVED)
         leaf.pn, leaf.dn = FAILED if result.status == DISPROVED else (result.pn, result.dn)
         if result.status == PROVED:
@@ -391,7 +442,7 @@ def _failing(node: Node) -> bool:
     move stays the corner (ranked first), which published work finds winning, unless it is
     lost: trying the other first move too would double the work."""
     assert node.children is not None
-    if not node.more or not x_to_move(node.x, node.o):
+    if node.won or not node.more or not x_to_move(node.x, node.o):
         return False
     if _opening(node):
         return all(child.dn == 0 for child in node.children)
