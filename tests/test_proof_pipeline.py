@@ -149,7 +149,20 @@ def test_a_stop_prints_one_line_and_no_worker_traceback(tmp_path: Path, stop: in
     walker = start(*args, "--book", str(SHIPPED))
     wait_for(lambda: lines_in(tmp_path / "verify.journal") >= 1)
     os.killpg(walker.pid, stop)  # to the workers too, as a Ctrl-C in a terminal
-    out, err = walker.communicate(timeout=30)
+    out, err = walker.communicate(timeout=60)
     assert walker.returncode == 130
     assert out.strip().splitlines()[-1] == "stopped; what is finished is kept: run again to resume"
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_all_stopped_in_its_solve_says_so_once(tmp_path: Path) -> None:
+    args = ["all", "--dir", str(tmp_path), "--prover", "python", "--unit-nodes", "2000"]
+    run = start(*args, "--start", "111", "222")
+    wait_for(lambda: lines_in(tmp_path / "proof.journal") >= 1)
+    os.killpg(run.pid, signal.SIGTERM)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130
+    assert [line for line in out.splitlines() if line.startswith("stopped")] == [
+        "stopped; everything answered so far is in the checkpoint"
+    ]
+    assert "Traceback" not in err, err

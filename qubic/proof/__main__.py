@@ -10,12 +10,13 @@ opening   rebuild expert's opening book
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
 from qubic.proof import opening_build, solve, verify
 from qubic.proof.checkpoint import place
-from qubic.proof.pool import stop_on_signals, workers
+from qubic.proof.pool import Stopped, stop_on_signals, workers
 from qubic.proof.progress import duration
 from qubic.search import strategy
 
@@ -106,11 +107,21 @@ def main(argv: list[str] | None = None) -> int:
     stop_on_signals()
     try:
         return run(sub, args)
+    except Stopped:  # (the step said what it keeps)
+        return 130
     except KeyboardInterrupt:
-        if args.command != "solve":  # (solve says what it keeps itself)
-            print("stopped; what is finished is kept: run again to resume", flush=True)
+        print("stopped; what is finished is kept: run again to resume", flush=True)
         return 130
 
 
+STOPPED = 130  # the exit status of a stop by SIGINT or SIGTERM
+
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    if status == STOPPED:
+        # A stop: everything kept is written; leave without waiting on the ended pool's
+        # threads at exit, which can hang when its workers were killed mid-task.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)

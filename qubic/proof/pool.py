@@ -15,6 +15,7 @@ import ctypes
 import hashlib
 import json
 import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -29,10 +30,11 @@ PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 
 
 def _worker_start() -> None:
-    """A local worker: SIGINT is the parent's to handle; SIGTERM ends it at once, quietly;
-    it dies with the parent, even one killed by SIGKILL."""
+    """A local worker: SIGINT and SIGTERM are the parent's to handle (a Ctrl-C, or a kill of
+    the process group, reaches the workers too); the parent ends it, and it dies with the
+    parent, even one killed by SIGKILL."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):  # Linux only
         ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
@@ -83,10 +85,13 @@ def workers(count: int, scheduler: str | None = None) -> Iterator[Workers]:
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """End a local pool's workers now, with the tasks they run."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # The pool's manager thread, finding its workers gone, may fail on futures already
+    # cancelled (InvalidStateError, CPython 3.11): the stop is ours, so it stays quiet.
+    threading.excepthook = lambda args: None
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
-            process.terminate()
+            process.kill()
     for process in processes:
         with contextlib.suppress(Exception):
             process.join(5)
@@ -102,6 +107,10 @@ def stop_on_signals() -> None:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+
+
+class Stopped(KeyboardInterrupt):
+    """A stop whose one line the step has already printed."""
 
 
 def digest(*parts: object) -> str:

@@ -33,7 +33,7 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.core.symmetry import stabilizer
 from qubic.proof.checkpoint import Checkpoint, Key, Place, place
-from qubic.proof.pool import Journal, Workers, workers
+from qubic.proof.pool import Journal, Stopped, Workers, workers
 from qubic.proof.progress import Progress
 from qubic.proof.unit import (
     UNIT_GROWTH,
@@ -582,7 +582,7 @@ def run_solve(
     except KeyboardInterrupt:
         progress.clear()
         print("stopped; everything answered so far is in the checkpoint", flush=True)
-        raise
+        raise Stopped from None
     finally:
         checkpoint.compact()
     if outcome is not None:
