@@ -166,3 +166,11 @@ def test_all_stopped_in_its_solve_says_so_once(tmp_path: Path) -> None:
         "stopped; everything answered so far is in the checkpoint"
     ]
     assert "Traceback" not in err, err
+
+
+def test_a_checkpoint_in_a_missing_folder_is_written_there(tmp_path: Path) -> None:
+    # It once ended, after the first unit, in FileNotFoundError on the journal.
+    path = tmp_path / "a" / "b" / "proof.txt.xz"
+    run = proof("solve", "--checkpoint", str(path), "--unit-nodes", "2000", *SMALL)
+    assert run.returncode == 0, run.stderr
+    assert "X WINS" in run.stdout and path.exists()
