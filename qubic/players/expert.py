@@ -14,6 +14,7 @@ wins, it plays the best of its candidates that the prover does not show lost
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,7 +26,7 @@ from qubic.players.base import Reply, new_seed, position_rng
 from qubic.players.hard import quiet_ranking
 from qubic.players.opening import book_move
 from qubic.search.defence import Defence, candidates, classify, defend, forced_move
-from qubic.search.exposure import Exposure, chances, exposure
+from qubic.search.exposure import Exposure, chances, count_setups, exposure
 from qubic.search.prover import least_lost
 from qubic.search.scoring import score_cells
 from qubic.search.setups import MAX_SETUPS, SetupSearch
@@ -47,7 +48,8 @@ PLAYOUT_NODES = 1_500_000  # threat-search positions for all playouts: three sec
 # Moving second: one budget in threat-search positions for the whole move, a second or so here.
 SECOND_NODES = 250_000
 SECOND_ATTACK_NODES = 60_000  # of which at most this much looking for our own setup wins
-SECOND_BOOK_PLIES = 4  # the book answers the second player's first moves only
+SECOND_PLAYOUT_NODES = 600_000  # then at most this many to play the least exposed out
+SECOND_BOOK_PLIES = 16  # the book is asked wherever it may hold the position
 
 
 @dataclass(frozen=True)
@@ -132,15 +134,13 @@ def stopping(
 
 
 def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) -> int:
-    """The second player's move: the book's; else what the position calls for; else, among
-    the moves that stop the first player's forced win (or, with none, hard's quiet moves),
-    the least exposed (`qubic.search.exposure`), which holds against any style of first
-    player; on the cube, the first of the best `vet.candidates` that the prover does not show
-    lost within `vet.expansions` in all (`prover.least_lost`). Budgets are counts."""
-    if len(board.moves) < SECOND_BOOK_PLIES:
-        move = book_move(board)
-        if move is not None:
-            return move
+    """The second player's move: what the position calls for; else, among the moves that
+    stop the first player's forced win (or, with none, hard's quiet moves and the opening
+    book's move), the least exposed (`qubic.search.exposure`), which holds against any style
+    of first player: the book's move among them, else the best by playouts; on the cube, the
+    first of the best `vet.candidates` that the prover does not show lost within
+    `vet.expansions` in all (`prover.least_lost`). Budgets are counts."""
+    book = book_move(board) if len(board.moves) < SECOND_BOOK_PLIES else None
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     scores = score_cells(board, board.turn)
     ranked = sorted(scores, key=lambda c: -scores[c])
@@ -161,6 +161,9 @@ def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) ->
             choices = quiet[: vet.exposed]
     except OutOfBudget:
         return ranked[0]
+    if book in choices or (book is not None and not threat):
+        # The book's move is measured too: it is played unless another is less exposed.
+        choices = [book, *(cell for cell in choices if cell != book)]
     threats.set_budget(EXPOSURE_NODES, threats.budget.seconds_left())
     ranking = by_exposure(threats, me, you, choices)
     if board.geometry is not CUBE or ranking[0][1] is None:
@@ -169,6 +172,14 @@ def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) ->
     # is plainly worse, though the prover, trying X's few best moves, may not show it lost.
     fewest = ranking[0][1].lost
     best = [cell for cell, found in ranking if found is not None and found.lost == fewest]
+    if book in best:  # the book's choice, by many more playouts than a move can afford
+        best = [book, *(cell for cell in best if cell != book)]
+    elif len(best) > 1:  # as little exposed, the playouts (hard for both sides) decide
+        left = threats.budget.seconds_left()
+        deadline = time.perf_counter() + (SECONDS if left is None else left)
+        best = rank_by_playouts(
+            board, threats, best[:PLAYOUT_CANDIDATES], seed, deadline, SECOND_PLAYOUT_NODES
+        )
     return least_lost(you, me, best[: vet.candidates], vet.expansions, threats.budget)
 
 
@@ -180,8 +191,14 @@ def by_exposure(
     first. When the budget runs out, those not measured follow in their order (with None)."""
     measured: dict[int, Exposure] = {}
     bound: Exposure | None = None
+    # The first choice is measured first, then those that leave the fewest setups: they tend
+    # to leave the fewest lost replies too, and a low bound soon cuts the rest short.
+    cheap: dict[int, int] = {choices[0]: -1}
     with contextlib.suppress(OutOfBudget):
-        for cell in choices:
+        for cell in choices[1:]:
+            cheap[cell] = count_setups(threats, me, you, cell)
+    with contextlib.suppress(OutOfBudget):
+        for cell in sorted(choices, key=lambda c: cheap.get(c, sys.maxsize)):
             found = exposure(threats, me, you, cell, bound)
             if found is not None:
                 measured[cell] = found
@@ -223,7 +240,12 @@ def shortlist(setups: SetupSearch, me: int, you: int, candidates: list[int]) -> 
 
 
 def rank_by_playouts(
-    board: Board, threats: ThreatSearch, candidates: list[int], seed: int, deadline: float
+    board: Board,
+    threats: ThreatSearch,
+    candidates: list[int],
+    seed: int,
+    deadline: float,
+    nodes: int = PLAYOUT_NODES,
 ) -> list[int]:
     """The candidates, best first, by how their playouts (the game played out by hard for
     both sides) score for the side to move: a win 1, a draw 0, a loss -1; earlier candidates
@@ -232,7 +254,7 @@ def rank_by_playouts(
     Symmetric candidates are played out apart: hard breaks ties by cell order, so it need not
     answer two images of a position alike. Successive halving: each round plays every
     remaining candidate out a few more times with fresh seeds, then keeps the better half.
-    No round starts that would take the playouts past PLAYOUT_NODES at the rate so far (early
+    No round starts that would take the playouts past `nodes` at the rate so far (early
     in the game, when playouts are long, there are fewer rounds), and a round that overruns
     it anyway, or the time safety net, is abandoned: the ranking after the last whole round
     stands."""
@@ -244,13 +266,13 @@ def rank_by_playouts(
     start = threats.nodes
     while len(remaining) > 1 and played < PLAYOUTS:
         spent = threats.nodes - start
-        if done and spent + spent / done * len(remaining) * PLAYOUTS_PER_ROUND > PLAYOUT_NODES:
+        if done and spent + spent / done * len(remaining) * PLAYOUTS_PER_ROUND > nodes:
             break
         for cell in remaining:
             board.push(cell)
             try:
                 for _ in range(PLAYOUTS_PER_ROUND):
-                    if threats.nodes - start > PLAYOUT_NODES:
+                    if threats.nodes - start > nodes:
                         raise OutOfBudget
                     winner = hard.playout(board, threats, seed + played, deadline)
                     totals[cell] += 0 if winner is None else 1 if winner is mark else -1

@@ -32,8 +32,21 @@ class Exposure:
     setups: int  # quiet replies after which it has a forced win by threats
 
 
+def count_setups(search: ThreatSearch, me: int, you: int, cell: int) -> int:
+    """The opponent's setups after `me` plays `cell`: the cheap half of `exposure`, which
+    ranks the moves whose lost replies are counted first. Raises OutOfBudget."""
+    found = exposure(search, me, you, cell, count_lost=False)
+    assert found is not None
+    return found.setups
+
+
 def exposure(
-    search: ThreatSearch, me: int, you: int, cell: int, bound: Exposure | None = None
+    search: ThreatSearch,
+    me: int,
+    you: int,
+    cell: int,
+    bound: Exposure | None = None,
+    count_lost: bool = True,
 ) -> Exposure | None:
     """The measures of `me` playing `cell`; None as soon as it is plainly worse than `bound`
     (more lost replies). A three is measured after the forced exchange it starts, as if the
@@ -46,7 +59,7 @@ def exposure(
         return Exposure(0, 0) if ours & (ours - 1) else Exposure(LOST_AT_ONCE, 0)
     mine, you, _ = after
     empty = geometry.full_mask & ~(mine | you)
-    lost = setups = 0
+    lost = found = 0
     for reply, weight in _classes(search, mine, you, empty):
         yours = you | 1 << reply
         if new_threats(yours, mine, reply, geometry):
@@ -54,15 +67,15 @@ def exposure(
         line = search.forced_win(yours, mine, SETUP_DEPTH, shortest=False)
         if line is None:
             continue
-        setups += weight
-        if not any(
+        found += weight
+        if count_lost and not any(
             classify(search, mine, yours, c, STOP_DEPTH) is Defence.STOPS
             for c in candidates(search, mine, yours, line)
         ):
             lost += weight
             if bound is not None and lost > bound.lost:
                 return None
-    return Exposure(lost, setups)
+    return Exposure(lost, found)
 
 
 def chances(search: ThreatSearch, me: int, you: int, cell: int) -> int:
