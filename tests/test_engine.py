@@ -84,7 +84,7 @@ def test_hard_takes_a_forced_win(engine):
         ("position", "expected: position startpos"),
         ("position somewhere", "expected: position startpos"),
         ("position startpos 111", "expected 'moves' after startpos"),
-        ("position startpos moves 111 111", "move 2 '111': that cell is used"),
+        ("position startpos moves 111 111", "move 2 '111': that square is taken"),
         ("position startpos moves 111 5111", "move 2 '5111': moves need three coordinates"),
         ("position startpos moves 111 65", "move 2 '65': cells are numbered 1 to 64"),
         ("variant chess", "there is no variant 'chess'"),
@@ -165,3 +165,21 @@ def test_every_level_that_plays_a_variant_answers_in_it(engine):
             answer = engine.ask(f"go level {level}")
             assert re.fullmatch(r"bestmove [1-3]{3}", answer), (spec, level, answer)
             assert answer not in ("bestmove 111", "bestmove 222")
+
+
+def test_help_lists_every_command_the_engine_takes(engine):
+    engine.process.stdin.write("help\nisready\n")
+    engine.process.stdin.flush()
+    lines = []
+    while (line := engine.process.stdout.readline().rstrip("\n")) != "readyok":
+        lines.append(line)
+    listed = {line.split()[1].rstrip(":") for line in lines}
+    assert all(line.startswith("help ") for line in lines)
+    for command in ("isready", "variant", "position", "go", "newgame", "analyze", "help", "quit"):
+        assert command in listed
+        if command != "quit":  # each is known: its answer (some answer nothing) is no such error
+            engine.process.stdin.write(f"{command}\nisready\n")
+            engine.process.stdin.flush()
+            while (line := engine.process.stdout.readline().rstrip("\n")) != "readyok":
+                assert not line.startswith("error unknown command"), command
+    assert engine.quit() == 0

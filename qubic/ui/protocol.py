@@ -21,6 +21,17 @@ from qubic.players.base import Player
 from qubic.players.levels import DEFAULT_LEVEL, LEVELS, make_player
 
 GO_OPTIONS = {"level": "NAME", "movetime": "MS"}  # what go takes, each with its value
+# What `help` lists: (how to type it, what it answers).
+COMMANDS = [
+    ("isready", "readyok"),
+    ("variant [NAME] [size N] [dims D] [target K] [sides N] [no-centre]", "choose a variant"),
+    ("position startpos [moves MOVE ...]", "set the position"),
+    ("go [level NAME] [movetime MS]", "bestmove MOVE for the side to move"),
+    ("newgame", "back to the empty board"),
+    ("analyze", "analysis win|defend|lost|quiet MOVE ... [delays MOVE ...]"),
+    ("help", "this list"),
+    ("quit", "leave"),
+]
 
 
 class ProtocolError(ValueError):
@@ -43,6 +54,7 @@ class Engine:
             "go": self._go,
             "newgame": self._newgame,
             "analyze": self._analyze,
+            "help": self._help,
         }
 
     def handle(self, line: str) -> list[str]:
@@ -57,6 +69,10 @@ class Engine:
             return handler(words[1:])
         except ProtocolError as error:
             return [f"error {error}"]
+
+    def _help(self, args: list[str]) -> list[str]:
+        """`help`: one line per command, `help` first word of each; docs/protocol.md has more."""
+        return [f"help {usage}: {meaning}" for usage, meaning in COMMANDS]
 
     def _isready(self, args: list[str]) -> list[str]:
         return ["readyok"]
@@ -88,7 +104,7 @@ class Engine:
             except NotationError as error:
                 raise ProtocolError(f"move {number} {text!r}: {error}") from None
             except IllegalMoveError:
-                reason = "the game is already over" if board.is_over() else "that cell is used"
+                reason = "the game is already over" if board.is_over() else "that square is taken"
                 raise ProtocolError(f"move {number} {text!r}: {reason}") from None
         self.board = board
         return []
