@@ -49,7 +49,6 @@ PLAYOUT_NODES = 1_500_000  # threat-search positions for all playouts: three sec
 SECOND_NODES = 250_000
 SECOND_ATTACK_NODES = 60_000  # of which at most this much looking for our own setup wins
 SECOND_PLAYOUT_NODES = 600_000  # then at most this many to play the least exposed out
-SECOND_BOOK_PLIES = 16  # the book is asked wherever it may hold the position
 
 
 @dataclass(frozen=True)
@@ -134,13 +133,15 @@ def stopping(
 
 
 def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) -> int:
-    """The second player's move: what the position calls for; else, among the moves that
-    stop the first player's forced win (or, with none, hard's quiet moves and the opening
-    book's move), the least exposed (`qubic.search.exposure`), which holds against any style
-    of first player: the book's move among them, else the best by playouts; on the cube, the
-    first of the best `vet.candidates` that the prover does not show lost within
-    `vet.expansions` in all (`prover.least_lost`). Budgets are counts."""
-    book = book_move(board) if len(board.moves) < SECOND_BOOK_PLIES else None
+    """The second player's move: the opening book's, where it holds the position; else what
+    the position calls for; else, among the moves that stop the first player's forced win (or,
+    with none, hard's quiet moves), the least exposed (`qubic.search.exposure`), which holds
+    against any style of first player, the best by playouts where several are as little
+    exposed; on the cube, the first of the best `vet.candidates` that the prover does not
+    show lost within `vet.expansions` in all (`prover.least_lost`). Budgets are counts."""
+    book = book_move(board)
+    if book is not None:
+        return book
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     scores = score_cells(board, board.turn)
     ranked = sorted(scores, key=lambda c: -scores[c])
@@ -161,9 +162,6 @@ def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) ->
             choices = quiet[: vet.exposed]
     except OutOfBudget:
         return ranked[0]
-    if book in choices or (book is not None and not threat):
-        # The book's move is measured too: it is played unless another is less exposed.
-        choices = [book, *(cell for cell in choices if cell != book)]
     threats.set_budget(EXPOSURE_NODES, threats.budget.seconds_left())
     ranking = by_exposure(threats, me, you, choices)
     if board.geometry is not CUBE or ranking[0][1] is None:
@@ -172,9 +170,7 @@ def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) ->
     # is plainly worse, though the prover, trying X's few best moves, may not show it lost.
     fewest = ranking[0][1].lost
     best = [cell for cell, found in ranking if found is not None and found.lost == fewest]
-    if book in best:  # the book's choice, by many more playouts than a move can afford
-        best = [book, *(cell for cell in best if cell != book)]
-    elif len(best) > 1:  # as little exposed, the playouts (hard for both sides) decide
+    if len(best) > 1:  # as little exposed, the playouts (hard for both sides) decide
         left = threats.budget.seconds_left()
         deadline = time.perf_counter() + (SECONDS if left is None else left)
         best = rank_by_playouts(
