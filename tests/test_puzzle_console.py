@@ -61,14 +61,14 @@ def test_a_sitting_in_a_terminal():
     child.sendline("SHOW")
     expect_prompt(child, MOVE)
     assert board_lines(child.before) == shown
-    # HINT names the next move; the solution solves it, and it counts.
+    # HINT names the next move; the solution solves it, but with help it does not count.
     child.sendline("hint")
-    child.expect(r"HINT: (\d{3})")
+    child.expect(r"HINT: (\d{3}) \(THIS PUZZLE NO LONGER COUNTS AS SOLVED\)")
     assert child.match.group(1) == format_cell(first.solution[0])
     expect_prompt(child, MOVE)
     play(child, first.solution)
-    child.expect("SOLVED! TWO THREATS AT ONCE")
-    child.expect(r"PUZZLES SOLVED: 1 OF 1\.")
+    child.expect("DONE, WITH HELP! TWO THREATS AT ONCE")
+    child.expect(r"PUZZLES SOLVED: 0 OF 1\.")
     expect_prompt(child, ANOTHER)
     child.sendline("perhaps")
     child.expect(r"PLEASE ANSWER YES OR NO\.")
@@ -86,7 +86,7 @@ def test_a_sitting_in_a_terminal():
     child.expect(rf"  2\. [XO] {format_cell(second.solution[2])}  TWO THREATS AT ONCE")
     expect_prompt(child, MOVE)
     play(child, second.solution)
-    child.expect(r"PUZZLES SOLVED: 1 OF 2\.")
+    child.expect(r"PUZZLES SOLVED: 0 OF 2\.")
     expect_prompt(child, ANOTHER)
     child.sendline("no")
     expect_goodbye(child)

@@ -133,7 +133,6 @@ def play(session: PuzzleSession, moves: tuple[int, ...]) -> list[str]:
 def test_a_sitting_counts_the_puzzles_solved_and_tried():
     session = sitting()
     first = puzzle(3)
-    assert session.answer("hint") == [f"HINT: {format_cell(first.solution[0])}"]
     said = play(session, first.solution)
     assert said[0].startswith(f"THE MACHINE BLOCKS AT {format_cell(first.solution[1])}")
     assert said[-2:] == [
@@ -154,6 +153,23 @@ def test_a_sitting_counts_the_puzzles_solved_and_tried():
     session.answer("yes")
     assert words(session.answer("SKIP"))[-1] == "PUZZLES SOLVED: 1 OF 3."
     assert session.answer("no") == [GOODBYE] and session.done
+
+
+def test_a_puzzle_solved_with_a_hint_is_done_with_help_and_the_moves_left_count_down():
+    session = sitting()
+    first = puzzle(3)
+    assert "| 3 MOVES LEFT |" in session.status
+    hint = session.answer("hint")
+    assert hint == [
+        f"HINT: {format_cell(first.solution[0])} (THIS PUZZLE NO LONGER COUNTS AS SOLVED)"
+    ]
+    session.answer(format_cell(first.solution[0]))
+    assert "| 2 MOVES LEFT |" in session.status
+    said = play(session, first.solution[2:])
+    assert said[-2:] == [
+        "DONE, WITH HELP! TWO THREATS AT ONCE: THE MACHINE CANNOT BLOCK BOTH.",
+        "PUZZLES SOLVED: 0 OF 1.",
+    ]
 
 
 @pytest.mark.parametrize("answer", ["", "999", "hello", "HINT NOW", "SKIP IT", "UNDO", "SAVE x"])

@@ -58,7 +58,7 @@ class PuzzleSession(Session):
         self.number = self.solved = 0
         self.puzzle: Puzzle | None = None
         self.search = ThreatSearch()
-        self.helped = False  # SOLUTION was shown for this puzzle
+        self.helped = False  # HINT or SOLUTION was asked for this puzzle
         self.commands = {
             "SHOW": partial(show, self),
             "BOARD": partial(show, self),
@@ -80,8 +80,10 @@ class PuzzleSession(Session):
         solved = f"SOLVED {self.solved} OF {self.number}"
         if self.puzzle is None or self.stage is not Stage.MOVE:
             return solved
+        played = (len(self.board.moves) - len(self.puzzle.moves) + 1) // 2
+        left = max(1, self.puzzle.length - played)
         return (
-            f"PUZZLE {self.number} | {moves_word(self.puzzle.length)} | {solved} | "
+            f"PUZZLE {self.number} | {moves_word(left)} LEFT | {solved} | "
             f"YOU PLAY {self.board.turn.name}"
         )
 
@@ -147,7 +149,7 @@ class PuzzleSession(Session):
                 if self.board.winner is not None
                 else "TWO THREATS AT ONCE: THE MACHINE CANNOT BLOCK BOTH."
             )
-            verdict = "DONE, WITH THE SOLUTION SHOWN" if self.helped else "SOLVED"
+            verdict = "DONE, WITH HELP" if self.helped else "SOLVED"
             return [Picture.of(self.board), f"{verdict}! {how}", self._tally()]
         assert judgement.reply is not None
         reply = format_cell(judgement.reply)
@@ -183,7 +185,8 @@ class PuzzleSession(Session):
         if argument:
             return ["HINT TAKES NOTHING AFTER IT."]
         cell = self._line()[0]
-        return [Hint(f"HINT: {format_cell(cell)}", cell)]
+        self.helped = True
+        return [Hint(f"HINT: {format_cell(cell)} (THIS PUZZLE NO LONGER COUNTS AS SOLVED)", cell)]
 
     def _solution(self, argument: str) -> Output:
         if argument:
