@@ -91,33 +91,45 @@ if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the sol
 def decide(board: Board, threats: ThreatSearch, share: Share, seed: int, deadline: float) -> int:
     """The expert level's move for the first player (the board is not changed); `share` is
     the part of the budget our own setup search may use, `deadline` when the move is due."""
-    move = book_move(board)
+    setups = SetupSearch(threats)
+    move, choices, _ = called_for(board, threats, setups, share, seed)
     if move is not None:
         return move
     me, you = board.bits[board.turn], board.bits[board.turn.other]
+    ranking = rank_by_playouts(board, threats, shortlist(setups, me, you, choices), seed, deadline)
+    return ranking[0]
+
+
+def called_for(
+    board: Board, threats: ThreatSearch, setups: SetupSearch, share: Share, seed: int
+) -> tuple[int | None, list[int], bool]:
+    """What the position calls for, either side moving: the opening book's move, a win, a
+    block, a forced win by threats, the move that holds the opponent's forced win off longest
+    when none stops it, or a win built from setups (`share` of the budget) as the move; else
+    no move and the moves to choose among: those that stop the opponent's forced win (with
+    True), or hard's quiet moves, best first. Out of budget, the heuristic's best move."""
+    move = book_move(board)
+    if move is not None:
+        return move, [], False
+    me, you = board.bits[board.turn], board.bits[board.turn.other]
     scores = score_cells(board, board.turn)
     ranked = sorted(scores, key=lambda c: -scores[c])
-    setups = SetupSearch(threats)
     try:
         move, threat = forced_move(threats, me, you)
         if move is not None:
-            return move
+            return move, [], False
         if threat:
-            candidates = stopping(threats, me, you, ranked, threat)
-            if not candidates:
-                return defend(threats, me, you, ranked, threat)
-        else:
-            with contextlib.suppress(OutOfBudget):
-                move = setups.forced_win(me, you, MAX_SETUPS, *share)
-                if move is not None:
-                    return move
-            candidates = quiet_ranking(threats, me, you, scores, position_rng(seed, board))
+            stops = stopping(threats, me, you, ranked, threat)
+            if stops:
+                return None, stops, True
+            return defend(threats, me, you, ranked, threat), [], True
+        with contextlib.suppress(OutOfBudget):
+            move = setups.forced_win(me, you, MAX_SETUPS, *share)
+            if move is not None:
+                return move, [], False
+        return None, quiet_ranking(threats, me, you, scores, position_rng(seed, board)), False
     except OutOfBudget:
-        return ranked[0]
-    ranking = rank_by_playouts(
-        board, threats, shortlist(setups, me, you, candidates), seed, deadline
-    )
-    return ranking[0]
+        return ranked[0], [], False
 
 
 def stopping(
@@ -139,29 +151,13 @@ def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) ->
     against any style of first player, the best by playouts where several are as little
     exposed; on the cube, the first of the best `vet.candidates` that the prover does not
     show lost within `vet.expansions` in all (`prover.least_lost`). Budgets are counts."""
-    book = book_move(board)
-    if book is not None:
-        return book
+    setups = SetupSearch(threats)
+    move, choices, defending = called_for(board, threats, setups, (SECOND_ATTACK_NODES, None), seed)
+    if move is not None:
+        return move
+    if not defending:
+        choices = choices[: vet.exposed]
     me, you = board.bits[board.turn], board.bits[board.turn.other]
-    scores = score_cells(board, board.turn)
-    ranked = sorted(scores, key=lambda c: -scores[c])
-    try:
-        move, threat = forced_move(threats, me, you)
-        if move is not None:
-            return move
-        if threat:
-            choices = stopping(threats, me, you, ranked, threat)
-            if not choices:
-                return defend(threats, me, you, ranked, threat)
-        else:
-            with contextlib.suppress(OutOfBudget):
-                move = SetupSearch(threats).forced_win(me, you, MAX_SETUPS, SECOND_ATTACK_NODES)
-                if move is not None:
-                    return move
-            quiet = quiet_ranking(threats, me, you, scores, position_rng(seed, board))
-            choices = quiet[: vet.exposed]
-    except OutOfBudget:
-        return ranked[0]
     threats.set_budget(EXPOSURE_NODES, threats.budget.seconds_left())
     ranking = by_exposure(threats, me, you, choices)
     if board.geometry is not CUBE or ranking[0][1] is None:
