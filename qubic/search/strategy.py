@@ -3,7 +3,7 @@
 `qubic/strategy.txt` holds a line per entry: X's and O's bitboards (hex) of the position's
 canonical image under the cube's symmetries, and X's move in that image. Everywhere else on
 the proof X wins, blocks, or has a forced win by threats, which the threat search finds again.
-`python -m qubic.proof.solve --book` rebuilds the file from the solver's checkpoint.
+`python -m qubic.proof book` rebuilds the file from the solver's checkpoint.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def parse_entries(text: str) -> Entries:
 
 def format_entries(entries: Iterable[tuple[tuple[int, int], int]]) -> str:
     lines = [
-        "# QUBIC strategy book, written by `python -m qubic.proof.solve --book`.",
+        "# QUBIC strategy book, written by `python -m qubic.proof book`.",
         "# X (hex)  O (hex)  X's move, in the position's canonical image",
     ]
     lines += [f"{x:x} {o:x} {cell}" for (x, o), cell in sorted(entries)]
