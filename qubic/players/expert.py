@@ -183,11 +183,11 @@ def by_exposure(
     first. When the budget runs out, those not measured follow in their order (with None)."""
     measured: dict[int, Exposure] = {}
     bound: Exposure | None = None
-    # The first choice is measured first, then those that leave the fewest setups: they tend
-    # to leave the fewest lost replies too, and a low bound soon cuts the rest short.
-    cheap: dict[int, int] = {choices[0]: -1}
+    # The moves that leave the fewest setups are measured first: they tend to leave the fewest
+    # lost replies too, and a low bound soon cuts the measuring of the rest short.
+    cheap: dict[int, int] = {}
     with contextlib.suppress(OutOfBudget):
-        for cell in choices[1:]:
+        for cell in choices:
             cheap[cell] = count_setups(threats, me, you, cell)
     with contextlib.suppress(OutOfBudget):
         for cell in sorted(choices, key=lambda c: cheap.get(c, sys.maxsize)):
