@@ -21,7 +21,7 @@ from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
 from qubic.proof.unit import UNIT_WIDTH, unit
-from qubic.proof.verify import walk_lines
+from qubic.proof.verify import Walk, walk_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
 from qubic.search.strategy import Entries, format_entries, lookup, x_move
@@ -180,17 +180,23 @@ def write_book(
         return Progress(f"book pass {passes}: {what}", out, workers=count, what=how)
 
     recording = executor is not None or journal.path is not None  # else: all in one walk
-    walking = progress("walk", "parts")
-    result = walk_lines(
-        [start],
-        book,
-        executor,
-        mover=mover,
-        journal=journal if recording else None,
-        progress=walking if recording else None,
-    )
-    if recording:
-        walking.finish(f"{result.positions:,} positions")
+
+    def walk_from(lines: list[list[int]]) -> Walk:
+        """The strategy walked from `lines` with the book so far, its progress shown."""
+        walking = progress("walk", "parts")
+        found = walk_lines(
+            lines,
+            book,
+            executor,
+            mover=mover,
+            journal=journal if recording else None,
+            progress=walking if recording else None,
+        )
+        if recording:
+            walking.finish(f"{found.positions:,} positions")
+        return found
+
+    result = walk_from([start])
     quiet, failures, walked = dict(result.quiet), result.failures, result.positions
     tried: set[tuple[int, int]] = set()  # unit roots proved again
     while True:
@@ -245,17 +251,7 @@ def write_book(
             break
         # Only the gaps' subtrees can change: walk those again.
         passes += 1
-        walking = progress("walk", "parts")
-        again = walk_lines(
-            open_lines,
-            book,
-            executor,
-            mover=mover,
-            journal=journal if recording else None,
-            progress=walking if recording else None,
-        )
-        if recording:
-            walking.finish(f"{again.positions:,} positions")
+        again = walk_from(open_lines)
         quiet |= again.quiet
         failures, walked = lost + again.failures, again.positions
     text = format_entries(quiet.items())
