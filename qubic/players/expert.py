@@ -25,7 +25,7 @@ from qubic.players import hard
 from qubic.players.base import Reply, new_seed, position_rng
 from qubic.players.hard import quiet_ranking
 from qubic.players.opening import book_move
-from qubic.search.defence import Defence, candidates, classify, defend, forced_move
+from qubic.search.defence import Defence, candidates, classify, forced_move, hold_out
 from qubic.search.exposure import Exposure, chances, count_setups, exposure
 from qubic.search.prover import least_lost
 from qubic.search.scoring import score_cells
@@ -119,10 +119,11 @@ def called_for(
         if move is not None:
             return move, [], False
         if threat:
-            stops = stopping(threats, me, you, ranked, threat)
+            stops, others = stopping(threats, me, you, ranked, threat)
             if stops:
                 return None, stops, True
-            return defend(threats, me, you, ranked, threat), [], True
+            move = hold_out(threats, me, you, others) if others else ranked[0]
+            return move, [], True
         with contextlib.suppress(OutOfBudget):
             move = setups.forced_win(me, you, MAX_SETUPS, *share)
             if move is not None:
@@ -134,14 +135,15 @@ def called_for(
 
 def stopping(
     threats: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]
-) -> list[int]:
-    """The moves that stop the opponent's forced win `threat` (`defence.classify`), in
-    `ranked` order; as many as the budget finds."""
+) -> tuple[list[int], list[int]]:
+    """The moves that stop the opponent's forced win `threat` (`defence.classify`), and the
+    other moves that might matter, each in `ranked` order; as many as the budget finds."""
     found: dict[int, Defence] = {}
     with contextlib.suppress(OutOfBudget):
         for cell in candidates(threats, me, you, threat):
             found[cell] = classify(threats, me, you, cell)
-    return [cell for cell in ranked if found.get(cell) is Defence.STOPS]
+    stops = [cell for cell in ranked if found.get(cell) is Defence.STOPS]
+    return stops, [cell for cell in ranked if cell in found and cell not in stops]
 
 
 def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) -> int:

@@ -14,6 +14,7 @@ ends with us to move; a stop found there makes the first move a stop, none makes
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Iterator
 from enum import Enum
 
@@ -155,15 +156,22 @@ def defend(search: ThreatSearch, me: int, you: int, ranked: list[int], threat: l
     must then find its win again). When the budget runs out, the best found so far."""
     order = {cell: rank for rank, cell in enumerate(ranked)}
     cells = sorted(candidates(search, me, you, threat), key=lambda c: order.get(c, len(order)))
-    best, longest = (cells or ranked)[0], -1
     try:
         for cell in cells:
             if classify(search, me, you, cell) is Defence.STOPS:
                 return cell
+    except OutOfBudget:
+        return (cells or ranked)[0]
+    return hold_out(search, me, you, cells) if cells else ranked[0]
+
+
+def hold_out(search: ThreatSearch, me: int, you: int, cells: list[int]) -> int:
+    """Of `cells` (none of which stops the opponent's forced win; best first), the one that
+    makes its win longest. When the budget runs out, the best found so far."""
+    best, longest = cells[0], -1
+    with contextlib.suppress(OutOfBudget):
         for cell in cells:
             plies = resistance(search, me, you, cell)
             if plies > longest:
                 best, longest = cell, plies
-    except OutOfBudget:
-        pass
     return best

@@ -19,7 +19,7 @@ from qubic.search.defence import Defence, candidates, classify, exchange
 from qubic.search.threats import ThreatSearch, new_threats, winning_mask
 
 SETUP_DEPTH = 8  # own threat moves looked for after a setup
-STOP_DEPTH = 1  # our turns looked through after an exchange, for a stop to a setup's win
+SETUP_STOP_DEPTH = 1  # our turns looked through after an exchange, for a stop to a setup's win
 LOST_AT_ONCE = 1000  # the lost replies counted for a move after which the opponent wins at once
 SYMMETRIC_STONES = 8  # past this many stones a position is rarely symmetric: not looked for
 
@@ -69,7 +69,7 @@ def exposure(
             continue
         found += weight
         if count_lost and not any(
-            classify(search, mine, yours, c, STOP_DEPTH) is Defence.STOPS
+            classify(search, mine, yours, c, SETUP_STOP_DEPTH) is Defence.STOPS
             for c in candidates(search, mine, yours, line)
         ):
             lost += weight
