@@ -691,7 +691,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, default=1, help="games at once (default 1)")
     parser.add_argument(
-        "--losses", metavar="FILE", help="append each lost game: 'O-level opponent seed: moves'"
+        "--record",
+        metavar="FILE",
+        help="append every game as 'O-level opponent seed winner: moves' (winner X, O or -); "
+        "python -m qubic.proof opening --games FILE answers the positions they reach",
     )
     parser.add_argument(
         "--postmortem-budget",
@@ -718,10 +721,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             flush=True,
         )
         results.append(result)
-        if result.winner == "X" and args.losses:
-            with open(args.losses, "a") as file:
+        if args.record:
+            with open(args.record, "a") as file:
                 file.write(
-                    f"{task.o_level} {task.opponent} {task.seed}: "
+                    f"{task.o_level} {task.opponent} {task.seed} {result.winner or '-'}: "
                     f"{' '.join(map(cell_name, result.moves))}\n"
                 )
     order = {(t.o_level, t.opponent, t.number): i for i, t in enumerate(tasks)}

@@ -2,8 +2,7 @@
 time allows.
 
 `qubic/players/opening.txt` lists positions (the moves from the start) and the reply for the
-side to move, or `-` where every reply lost its games and the book leaves the position to the
-game's search. A position is found up to symmetry, so one entry serves all its rotations and
+side to move. A position is found up to symmetry, so one entry serves all its rotations and
 reflections. `python -m qubic.proof opening` rebuilds the file (`qubic.proof.opening_build`)."""
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from qubic.core.geometry import CUBE, Orientation
 from qubic.core.notation import parse_cell
 
 BOOK_FILE = "opening.txt"
-LOST = "-"  # the reply of a position where every reply lost: the game's own search plays there
 
 
 def book_move(board: Board) -> int | None:
@@ -36,18 +34,17 @@ def orientation(board: Board) -> Orientation:
 
 
 @cache
-def _entries() -> dict[tuple[int, int], int | None]:
+def _entries() -> dict[tuple[int, int], int]:
     """The shipped book's entries (see `entries`)."""
     return entries(resources.files("qubic.players").joinpath(BOOK_FILE).read_text(encoding="utf-8"))
 
 
-def entries(text: str) -> dict[tuple[int, int], int | None]:
-    """Canonical position (the mover's and the opponent's bitboards) -> canonical reply
-    (None where the book leaves the position to the game's search)."""
+def entries(text: str) -> dict[tuple[int, int], int]:
+    """Canonical position (the mover's and the opponent's bitboards) -> canonical reply."""
     found = {}
     for moves, reply in parse_lines(text):
         key, symmetry = orientation(Board.from_moves(moves))
-        found[key] = None if reply is None else symmetry[reply]
+        found[key] = symmetry[reply]
     return found
 
 
@@ -56,14 +53,10 @@ def _deepest() -> int:
     return max((key[0] | key[1]).bit_count() for key in _entries()) if _entries() else -1
 
 
-def parse_lines(text: str) -> Iterable[tuple[list[int], int | None]]:
-    """The (moves, reply) of each entry line, `111 114 -> 222`, the reply None for `LOST`;
-    '#' starts a comment."""
+def parse_lines(text: str) -> Iterable[tuple[list[int], int]]:
+    """The (moves, reply) of each entry line, `111 114 -> 222`; '#' starts a comment."""
     for line in text.splitlines():
         line = line.split("#")[0].strip()
         if line:
             moves, reply = (part.strip() for part in line.split("->"))
-            yield (
-                [parse_cell(m) for m in moves.split()],
-                None if reply == LOST else parse_cell(reply),
-            )
+            yield [parse_cell(m) for m in moves.split()], parse_cell(reply)

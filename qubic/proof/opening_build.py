@@ -1,9 +1,17 @@
-"""Building expert's opening book (`python -m qubic.proof opening`).
+"""Building the opening book (`python -m qubic.proof opening`): answering, with the stronger
+search offline, the positions where the gauntlet beat the second player.
 
-For each position it plays every kind of reply out many times, hard against hard, and keeps the
-reply that scores best for the side to move. `--deepen` then chooses the second player's later
-moves wherever hard, moving first, can lead, by whole games of expert against hard, among the
-replies that level perfect would not reject.
+The book keeps its entries. The build reads the gauntlet's games (`--games FILE`, written by
+`benchmarks/gauntlet.py --record`: the whole gauntlet's X players against the book) and, for
+every game O lost, answers each position of SHALLOW to `--deepest` stones that O met there
+while its moves followed the book and that the book lacks (one O must answer at once, a win or
+a block, is left to the game). The answer is the reply whose loss is hardest to show: every
+kind of reply is handed to the compiled prover (df-pn, `fast_prover`) for a fixed number of
+expansions; the replies it cannot show lost are the hardest, then those whose proofs took the
+most expansions, less any after which X has a forced win by threats (which any threat search
+finds at once). None of this assumes how the first player plays: the second player is lost
+against perfect play, and a loss that a strong search finds only late is one that a weaker
+first player misses. The same inputs give the same book, byte for byte.
 """
 
 from __future__ import annotations
@@ -11,193 +19,293 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import multiprocessing.pool
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from qubic.core.board import Board, Mark
+from qubic.core.board import Board
 from qubic.core.geometry import CUBE
-from qubic.core.notation import format_cell
-from qubic.players import hard
-from qubic.players.levels import make_player
-from qubic.players.normal import NormalPlayer
-from qubic.players.opening import BOOK_FILE, LOST, entries, orientation
-from qubic.search.prover import Prover, shown_lost
-from qubic.search.threats import ThreatSearch
+from qubic.core.notation import format_cell, parse_cell
+from qubic.players.opening import BOOK_FILE, orientation, parse_lines
+from qubic.proof.progress import duration
+from qubic.search.prover import DISPROVED, PROVED, Result
+from qubic.search.threats import OutOfBudget, ThreatSearch, winning_mask
 
-ROUNDS = (8, 16, 32)  # games per surviving candidate in each round of the build
-KEEP = 3  # a round keeps the best third of the candidates (at least two)
-OPPONENT_SEEDS = 20  # seeds whose replies (normal's) the book answers, with hard's and key cells
-DEEPEN_ROUNDS = (4, 8)  # games against hard per surviving candidate, in each round of --deepen
-DEEPEST = 15  # --deepen answers the second player's positions up to this many moves
-IMAGE_STEP = 12  # --deepen looks for hard's choices in every this-many-th image of a position
+FIRST_MOVE = "111"  # X's first move: the corner, which the proof shows winning
+NODES = 200_000  # df-pn expansions for each reply that survives the screen
+SCREEN = 20_000  # expansions for every reply first: most are shown lost well within it
+DEEPEST = 11  # stones on the board in the deepest position answered (O's sixth move)
+# Positions of fewer stones are not answered: far from a proof, the prover cannot tell the
+# replies apart within a build's budget.
+SHALLOW = 5
+WIDTH = 8  # X's quiet moves the prover tries at a position (the solver's width)
+LEAF_NODES = 20_000  # threat-search positions for one leaf (the solver's)
+THREAT_NODES = 50_000  # threat-search positions to look for X's forced win after a reply
 
-# A game played on after some moves, by seed: its winner.
-Game = Callable[[list[int], int], Mark | None]
-
-
-def play_out(moves: list[int], seed: int) -> Mark | None:
-    """The winner when hard plays on for both sides after `moves`."""
-    return hard.playout(Board.from_moves(moves), ThreatSearch(), seed)
-
-
-def against_hard(moves: list[int], seed: int, level: str = "expert") -> Mark | None:
-    """The winner when hard (moving first) and `level` play on after `moves`, in the image of
-    the position that `seed` picks: hard breaks ties by cell order, so images play apart."""
-    symmetry = CUBE.symmetries[seed * 7919 % len(CUBE.symmetries)]
-    board = Board.from_moves([symmetry[cell] for cell in moves])
-    players = {Mark.X: hard.HardPlayer(seed), Mark.O: make_player(level, seed)}
-    while not board.is_over():
-        board.push(players[board.turn].choose(board.copy()).cell)
-    return board.winner
+# How hard a reply's loss is to show, compared as a tuple: not shown lost (2 if the prover's
+# X found no win at all, 1 if it ran out of expansions, then its proof number: the larger,
+# the further from a proof), else shown lost in this many expansions (0, expansions).
+Hardness = tuple[int, int]
 
 
-def kinds(board: Board, cells: Iterable[int]) -> list[int]:
-    """One cell of each symmetric kind among `cells`, as moves in `board`."""
+def hardness(result: Result) -> Hardness:
+    if result.status == PROVED:
+        return (0, result.expanded)
+    if result.status == DISPROVED:
+        return (2, 0)
+    return (1, result.pn)
+
+
+def hardest_first(result: Result) -> tuple[int, int]:
+    """A sort key: the hardest reply to show lost first."""
+    rank, measure = hardness(result)
+    return -rank, -measure
+
+
+def describe(result: Result) -> str:
+    """The prover's verdict on a reply, as the book's comment."""
+    if result.status == PROVED:
+        return f"shown lost in {result.expanded} expansions"
+    if result.status == DISPROVED:
+        return "not lost to X's best moves"
+    return f"not shown lost in {result.expanded} expansions (pn {result.pn})"
+
+
+_prover = None  # each worker's compiled prover, built once: its tables take some 200 MB
+
+
+def _start_worker() -> None:
+    global _prover
+    from qubic.proof.fast_prover import FastProver  # numba: the solver extra
+
+    _prover = FastProver(WIDTH, LEAF_NODES)
+
+
+def measure(task: tuple[int, int, int]) -> Result:
+    """The prover's verdict on the position `(x, o)`, X to move, within `nodes` expansions,
+    from clear tables (so the answer does not depend on what the worker proved before)."""
+    x, o, nodes = task
+    assert _prover is not None
+    _prover.clear()
+    return _prover.prove(x, o, nodes)
+
+
+@dataclass
+class Choice:
+    """A position O is to answer (its moves, in the book's orientation) and the answer."""
+
+    moves: list[int]
+    reply: int = -1
+    verdict: str = ""
+
+
+def every_kind(board: Board) -> list[int]:
+    """One legal move of each symmetric kind, the lowest cell of each."""
     found: dict[tuple[int, int], int] = {}
-    for cell in cells:
+    for cell in board.legal_moves():
         board.push(cell)
         found.setdefault(CUBE.canonical(*board.bits), cell)
         board.pop()
     return list(found.values())
 
 
-def every_kind(board: Board) -> list[int]:
-    """One reply of each kind (the build's candidates)."""
-    return kinds(board, board.legal_moves())
+class Verdicts:
+    """The prover's verdicts by position and budget, kept in a file (if given) so that a
+    rebuild proves nothing twice: from clear tables, the same position and budget always get
+    the same verdict."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        self.known: dict[tuple[int, int, int], Result] = {}
+        if path is not None and path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                x, o, budget, status, pn, dn, expanded = line.split()
+                result = Result(status, int(pn), int(dn), int(expanded), 0.0)
+                self.known[int(x, 16), int(o, 16), int(budget)] = result
+
+    def run(
+        self, tasks: list[tuple[int, int, int]], pool: multiprocessing.pool.Pool
+    ) -> list[Result]:
+        """The verdicts on `tasks` (x, o, budget), proving in `pool` those not known."""
+        new = [task for task in dict.fromkeys(tasks) if task not in self.known]
+        for task, result in zip(new, pool.imap(measure, new)):
+            self.known[task] = result
+            if self.path is not None:  # at once: a stopped build loses only the work in flight
+                x, o, budget = task
+                with self.path.open("a", encoding="utf-8") as file:
+                    file.write(
+                        f"{x:x} {o:x} {budget} {result.status} {result.pn} {result.dn} "
+                        f"{result.expanded}\n"
+                    )
+        return [self.known[task] for task in tasks]
 
 
-def not_shown_lost(board: Board) -> list[int]:
-    """One reply of each kind that level perfect, moving second, would not reject (every
-    kind, when it shows all lost). Perfect plays expert's move (the book's) only when its
-    prover does not show it lost, so an entry the prover rejects would never be played."""
-    replies = every_kind(board)
-    first, second, prover = board.bits[board.first], board.bits[board.turn], Prover()
-    held = [cell for cell in replies if not shown_lost(first, second | 1 << cell, prover)]
-    return held or replies
-
-
-def best_reply(
-    moves: list[int],
+def verdicts(
+    positions: Sequence[list[int]],
     pool: multiprocessing.pool.Pool,
-    play: Game = play_out,
-    rounds: tuple[int, ...] = ROUNDS,
-    candidates_of: Callable[[Board], list[int]] = every_kind,
-) -> tuple[int, list[int]]:
-    """The reply with the best score after `moves` in games `play`ed on from it (successive
-    halving over the `candidates_of` the position), and its wins, draws and losses for the
-    side to move."""
-    board = Board.from_moves(moves)
-    mover = board.turn
-    candidates = candidates_of(board)
-    results = {cell: [0, 0, 0] for cell in candidates}
-    seed = 0
-    for games in rounds:
-        tasks = [([*moves, cell], seed + game) for cell in candidates for game in range(games)]
-        for (line, _), winner in zip(tasks, pool.starmap(play, tasks)):
-            results[line[-1]][0 if winner is mover else 1 if winner is None else 2] += 1
-        seed += games
-        candidates.sort(key=lambda c: -(results[c][0] - results[c][2]) / sum(results[c]))
-        candidates = candidates[: max(2, len(candidates) // KEEP)]
-    return candidates[0], results[candidates[0]]
+    nodes: int,
+    screen: int,
+    known: Verdicts | None = None,
+) -> list[dict[int, Result]]:
+    """The prover's verdict on every kind of reply at each position (its moves, O to move):
+    each is screened with `screen` expansions, and those not shown lost searched again with
+    `nodes`."""
+    boards = [Board.from_moves(moves) for moves in positions]
+    cache = Verdicts() if known is None else known
+
+    def run(pairs: list[tuple[int, int]], budget: int) -> dict[tuple[int, int], Result]:
+        tasks = []
+        for index, cell in pairs:
+            board = boards[index]
+            tasks.append((board.bits[board.first], board.bits[board.turn] | 1 << cell, budget))
+        return dict(zip(pairs, cache.run(tasks, pool)))
+
+    screened = run(
+        [(i, cell) for i, board in enumerate(boards) for cell in every_kind(board)], screen
+    )
+    found = screened | run([pair for pair, r in screened.items() if r.status != PROVED], nodes)
+    answers: list[dict[int, Result]] = [{} for _ in positions]
+    for (index, cell), result in found.items():
+        answers[index][cell] = result
+    return answers
 
 
-def likely_replies(moves: list[int]) -> list[int]:
-    """The moves hard or normal might play after `moves`, and the key cells; one of each
-    kind."""
-    board = Board.from_moves(moves)
-    cells = set(hard.choices(board, ThreatSearch(hard.NODES)))
-    cells |= {NormalPlayer(seed).choose(board).cell for seed in range(OPPONENT_SEEDS)}
-    cells |= set(CUBE.key_cells) & set(board.legal_moves())
-    return kinds(board, sorted(cells))
+def choose(
+    positions: Sequence[Choice],
+    pool: multiprocessing.pool.Pool,
+    nodes: int,
+    screen: int = SCREEN,
+    known: Verdicts | None = None,
+) -> None:
+    """Answer each position with the reply whose loss is hardest to show (`verdicts`), ties to
+    the lower cell. A reply shown lost after which X has a forced win by threats is chosen
+    only if all are: the prover's X may find such a win late, any threat search at once."""
+    found = verdicts([choice.moves for choice in positions], pool, nodes, screen, known)
+    for choice, results in zip(positions, found):
+        board = Board.from_moves(choice.moves)
+        ranked = sorted(sorted(results), key=lambda cell: hardest_first(results[cell]))
+        best = next((c for c in ranked if not threatened(board, c, results[c])), ranked[0])
+        choice.reply, choice.verdict = best, describe(results[best])
 
 
-def build(path: Path, workers: int) -> None:
-    """Write the book: X's first move, O's reply to each kind of first move, and O's second
-    move after each first exchange and each likely second move of X's."""
-    lines = [
-        "# QUBIC opening book, written by `python -m qubic.proof opening`.",
-        "# moves from the start -> the reply  # its games: wins draws losses",
-    ]
-    with multiprocessing.Pool(workers) as pool:
-        decide = deciding(path, lines, pool, play_out, ROUNDS)
-        decide([])
-        for first in kinds(Board(), Board().legal_moves()):
-            reply = decide([first])
-            if reply is None:
-                continue  # O loses whatever it plays: no line to follow
-            for second in likely_replies([first, reply]):
-                decide([first, reply, second])
+def threatened(board: Board, cell: int, result: Result) -> bool:
+    """Whether X, after O's `cell`, has a forced win by threats (only looked for when the
+    prover showed the reply lost; a search out of budget counts as none)."""
+    if result.status != PROVED:
+        return False
+    x, o = board.bits[board.first], board.bits[board.turn] | 1 << cell
+    try:
+        return ThreatSearch(THREAT_NODES).forced_win(x, o, shortest=False) is not None
+    except OutOfBudget:
+        return False
 
 
-def deepen(path: Path, workers: int, deepest: int = DEEPEST) -> None:
-    """Answer every position of up to `deepest` moves, the second player to move, that hard
-    (moving first) reaches against the book and the book lacks, by games against hard. The
-    book is written after each answer, so a stopped run resumes where it stopped."""
-    text = path.read_text(encoding="utf-8")
-    book = entries(text)
-    positions: list[list[int]] = [[]]
-    with multiprocessing.Pool(workers) as pool:
-        decide = deciding(
-            path, text.splitlines(), pool, against_hard, DEEPEN_ROUNDS, not_shown_lost
-        )
-        for ply in range(deepest + 1):
-            positions = [moves for moves in positions if not Board.from_moves(moves).is_over()]
-            following = []
-            if ply % 2 == 0:  # hard, moving first, to move
-                for moves, cells in zip(positions, pool.map(hard_choices, positions)):
-                    following += [[*moves, cell] for cell in kinds(Board.from_moves(moves), cells)]
-            else:
-                oriented = [(moves, *orientation(Board.from_moves(moves))) for moves in positions]
-                missing = sum(key not in book for _, key, _ in oriented)
+def must_answer(board: Board) -> bool:
+    """O has a win or must block one: the game's own search answers."""
+    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    return bool(winning_mask(me, you) or winning_mask(you, me))
+
+
+def read_games(paths: Iterable[Path]) -> list[list[int]]:
+    """The moves of every game O lost in the gauntlet's records ('level opponent seed winner:
+    moves', the winner X, O or -), except to a perfect X, which wins whatever O plays: its
+    games do not tell which replies hold."""
+    games = []
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            heading, _, moves = line.partition(":")
+            words = heading.split()
+            if len(words) == 4 and words[3] == "X" and words[1] != "perfect":
+                games.append([parse_cell(cell) for cell in moves.split()])
+    return games
+
+
+def canonical_moves(moves: list[int]) -> tuple[tuple[int, int], list[int]]:
+    """The position's canonical key and its moves mapped into the key's orientation."""
+    key, symmetry = orientation(Board.from_moves(moves))
+    return key, [symmetry[cell] for cell in moves]
+
+
+def same_position(a: list[int], b: list[int]) -> bool:
+    return CUBE.canonical(*Board.from_moves(a).bits) == CUBE.canonical(*Board.from_moves(b).bits)
+
+
+def build(
+    out: Path,
+    games: list[list[int]],
+    deepest: int,
+    nodes: int,
+    workers: int,
+    screen: int = SCREEN,
+    shallow: int = SHALLOW,
+    known: Verdicts | None = None,
+) -> list[Choice]:
+    """Answer, with `choose`, every position of `shallow` to `deepest` stones, O to move, that
+    the book in `out` lacks and that one of the `games` reaches while O's moves there follow
+    the book (as answered so far); write the book with its answers and the new ones to `out`
+    and return the new ones."""
+    answers = book_entries(out)
+    alive = list(games)
+    new: list[Choice] = []
+    began = time.perf_counter()
+    with multiprocessing.Pool(workers, _start_worker) as pool:
+        for stones in range(1, deepest + 1, 2):
+            if stones >= shallow:
+                todo: dict[tuple[int, int], Choice] = {}
+                for game in alive:
+                    board = Board.from_moves(game[:stones])
+                    if not board.is_over() and not must_answer(board):
+                        key, image = canonical_moves(game[:stones])
+                        if key not in answers:
+                            todo.setdefault(key, Choice(image))
+                choose(list(todo.values()), pool, nodes, min(screen, nodes), known)
+                answers.update(todo)
+                new += todo.values()
                 print(
-                    f"after {ply} moves: {len(positions)} positions, {missing} to answer",
+                    f"{stones} stones: {len(todo)} positions answered "
+                    f"({duration(time.perf_counter() - began)})",
                     flush=True,
                 )
-                for moves, key, symmetry in oriented:
-                    if key not in book:
-                        reply = decide(moves)
-                        book[key] = None if reply is None else symmetry[reply]
-                    if book[key] is not None:
-                        following.append([*moves, symmetry.index(book[key])])
-            positions = list(
-                {CUBE.canonical(*Board.from_moves(m).bits): m for m in following}.values()
-            )
+            alive = [game for game in alive if follows(game, stones, answers)]
+    write(out, parse_cell(FIRST_MOVE), list(answers.values()))
+    return new
 
 
-def hard_choices(moves: list[int]) -> set[int]:
-    """The moves hard might play after `moves`, in any of several images of the position
-    (its ties are broken by cell order, so an image may bring other choices)."""
-    found = set()
-    for symmetry in CUBE.symmetries[::IMAGE_STEP]:
-        image = Board.from_moves([symmetry[cell] for cell in moves])
-        found |= {symmetry.index(cell) for cell in hard.choices(image, ThreatSearch(hard.NODES))}
-    return found
+def follows(game: list[int], stones: int, answers: dict[tuple[int, int], Choice]) -> bool:
+    """Whether the game goes on past O's move after `stones` stones, as the book plays it."""
+    if len(game) <= stones + 1:
+        return False
+    answer = answers.get(canonical_moves(game[:stones])[0])
+    return answer is None or same_position([*answer.moves, answer.reply], game[: stones + 1])
 
 
-def deciding(
-    path: Path,
-    lines: list[str],
-    pool: multiprocessing.pool.Pool,
-    play: Game,
-    rounds: tuple[int, ...],
-    candidates_of: Callable[[Board], list[int]] = every_kind,
-) -> Callable[[list[int]], int | None]:
-    """A function that chooses the reply after some moves by `best_reply` and adds it to
-    `lines`, which it writes to `path` each time (a stopped build keeps what it decided).
-    Where even the best reply lost every game, it writes `LOST` and returns None: a book move
-    there would only stand in for the game's search, which resists longest."""
+def book_entries(path: Path) -> dict[tuple[int, int], Choice]:
+    """The O entries of the book at `path` (if any), by canonical position, with their
+    comments."""
+    kept: dict[tuple[int, int], Choice] = {}
+    if not path.is_file():
+        return kept
+    for line in path.read_text(encoding="utf-8").splitlines():
+        for moves, reply in parse_lines(line):
+            if moves:
+                key, symmetry = orientation(Board.from_moves(moves))
+                image = [symmetry[cell] for cell in moves]
+                kept[key] = Choice(image, symmetry[reply], line.partition("#")[2].strip())
+    return kept
 
-    def decide(moves: list[int]) -> int | None:
-        reply, (wins, draws, losses) = best_reply(moves, pool, play, rounds, candidates_of)
-        lost = wins == draws == 0
-        text = " ".join(format_cell(m) for m in moves)
-        answer = LOST if lost else format_cell(reply)
-        lines.append(f"{text} -> {answer}  # {wins} {draws} {losses}".lstrip())
-        print(lines[-1], flush=True)
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        return None if lost else reply
 
-    return decide
+def write(out: Path, first: int, chosen: list[Choice]) -> None:
+    lines = [
+        "# QUBIC opening book, written by `python -m qubic.proof opening`.",
+        "# moves from the start -> the reply  # why: its games against hard (wins draws losses;"
+        " earlier builds), or the prover's verdict",
+        f"-> {format_cell(first)}  # X: the corner, which the proof wins with",
+    ]
+    for choice in sorted(chosen, key=lambda c: (len(c.moves), c.moves)):
+        moves = " ".join(format_cell(cell) for cell in choice.moves)
+        lines.append(f"{moves} -> {format_cell(choice.reply)}  # {choice.verdict}")
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -205,30 +313,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out",
         type=Path,
         default=Path(__file__).parent.parent / "players" / BOOK_FILE,
-        help="the book file to write, which --deepen also reads (default: the package's)",
+        help="the book file to write (default: the package's)",
+    )
+    parser.add_argument(
+        "--games",
+        type=Path,
+        nargs="*",
+        default=[Path(__file__).parent / "opening-games.txt"],
+        metavar="FILE",
+        help="records of games (benchmarks/gauntlet.py --record) whose positions O answers "
+        "(default: the package's, qubic/proof/opening-games.txt)",
+    )
+    parser.add_argument(
+        "--deepest",
+        type=int,
+        default=DEEPEST,
+        metavar="STONES",
+        help=f"answer positions of up to this many stones (default {DEEPEST})",
+    )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=NODES,
+        help=f"df-pn expansions for each reply not shown lost by the screen (default {NODES})",
     )
     parser.add_argument(
         "--workers",
         type=int,
         default=multiprocessing.cpu_count(),
-        help="processes playing the games (default: %(default)s, the cores)",
+        help="processes running the prover (default: %(default)s, the cores)",
     )
     parser.add_argument(
-        "--deepen",
-        type=int,
-        nargs="?",
-        const=DEEPEST,
-        metavar="MOVES",
-        help="keep the book and answer the second player's positions of up to "
-        f"MOVES moves (default: {DEEPEST}) that hard leads to and the book "
-        "lacks, by games of expert against hard; a stopped run resumes",
+        "--verdicts",
+        type=Path,
+        default=Path(__file__).parent / "opening.verdicts",
+        metavar="FILE",
+        help="the prover's verdicts, kept so that a rebuild or a stopped build proves "
+        "nothing twice (default: qubic/proof/opening.verdicts)",
     )
 
 
 def opening(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`opening`: rebuild expert's opening book."""
-    if args.deepen is None:
-        build(args.out, args.workers)
-    else:
-        deepen(args.out, args.workers, args.deepen)
+    missing = [str(path) for path in args.games if not path.is_file()]
+    if missing:
+        parser.error(f"no such file: {', '.join(missing)}")
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        parser.error("the build needs the compiled prover: pip install -e '.[solver]'")
+    known = Verdicts(args.verdicts)
+    new = build(
+        args.out, read_games(args.games), args.deepest, args.nodes, args.workers, known=known
+    )
+    print(f"{len(new)} positions answered; the book is {args.out}", flush=True)
     return 0
