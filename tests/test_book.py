@@ -2,13 +2,17 @@
 position it holds."""
 
 import multiprocessing
+import signal
+import subprocess
+import sys
+import time
 from importlib import resources
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.players.levels import make_player
-from qubic.players.opening import BOOK_FILE, book_move, parse_lines
+from qubic.players.opening import BOOK_FILE, book_move, entries, orientation, parse_lines
 from qubic.proof.opening_build import (
     Choice,
     Verdicts,
@@ -153,3 +157,41 @@ def test_the_build_keeps_the_book_answers_what_it_lacks_and_writes_the_same_book
     assert not any(same_position(line, strayed[:5]) for line, _ in found if len(line) == 5)
     for line, reply in found:
         assert Board.from_moves(line).is_legal(reply)
+
+
+def test_a_stopped_build_says_one_line_and_resumes_from_its_verdicts(tmp_path):
+    book, games, verdicts = tmp_path / "book.txt", tmp_path / "games.txt", tmp_path / "verdicts"
+    book.write_text("-> 111\n111 -> 114\n111 114 411 -> 441\n", encoding="utf-8")
+    games.write_text(f"expert classic 1 X: {CLASSIC_LINE} 333 444 131\n", encoding="utf-8")
+    command = [
+        sys.executable,
+        *("-m", "qubic.proof", "opening", "--workers", "1", "--nodes", "60000"),
+        *("--out", str(book), "--games", str(games), "--verdicts", str(verdicts)),
+    ]
+    build = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 120
+    while not (verdicts.exists() and verdicts.read_text(encoding="utf-8").count("\n") >= 3):
+        assert build.poll() is None and time.monotonic() < deadline
+        time.sleep(0.2)
+    build.send_signal(signal.SIGINT)
+    output, _ = build.communicate(timeout=60)
+    assert build.returncode == 130
+    assert output.strip().splitlines() == [
+        f"stopped; the verdicts so far are kept in {verdicts}: run again to resume"
+    ]
+    kept = verdicts.read_text(encoding="utf-8").count("\n")
+    assert book.read_text(encoding="utf-8").count("->") == 3  # the book is not written half
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert verdicts.read_text(encoding="utf-8").count("\n") > kept
+    board = Board.from_moves(moves(CLASSIC_LINE))
+    found = entries(book.read_text(encoding="utf-8"))
+    assert same_position(
+        [*moves(CLASSIC_LINE), found_move(found, board)], moves(CLASSIC_LINE + " 232")
+    )
+
+
+def found_move(found: dict[tuple[int, int], int], board: Board) -> int:
+    """The move a book's entries give at `board`."""
+    key, symmetry = orientation(board)
+    return symmetry.index(found[key])

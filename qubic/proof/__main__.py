@@ -102,8 +102,6 @@ def main(argv: list[str] | None = None) -> int:
         runs[name] = (sub, run)
     args = parser.parse_args(argv)
     sub, run = runs[args.command]
-    if args.command == "opening":
-        return run(sub, args)
     stop_on_signals()
     try:
         return run(sub, args)

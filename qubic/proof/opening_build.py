@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import multiprocessing.pool
+import signal
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -77,6 +78,8 @@ _prover = None  # each worker's compiled prover, built once: its tables take som
 
 def _start_worker() -> None:
     global _prover
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group: the main stops
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers quietly
     from qubic.proof.fast_prover import FastProver  # numba: the solver extra
 
     _prover = FastProver(WIDTH, LEAF_NODES)
@@ -363,8 +366,12 @@ def opening(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except ImportError:
         parser.error("the build needs the compiled prover: pip install -e '.[solver]'")
     known = Verdicts(args.verdicts)
-    new = build(
-        args.out, read_games(args.games), args.deepest, args.nodes, args.workers, known=known
-    )
+    try:
+        new = build(
+            args.out, read_games(args.games), args.deepest, args.nodes, args.workers, known=known
+        )
+    except KeyboardInterrupt:
+        print(f"stopped; the verdicts so far are kept in {args.verdicts}: run again to resume")
+        return 130
     print(f"{len(new)} positions answered; the book is {args.out}", flush=True)
     return 0
