@@ -1,5 +1,5 @@
-"""The opening book: expert's first moves, chosen offline by many more playouts than a move's
-time allows.
+"""The opening book: expert's first moves, chosen offline with more search than a move's time
+allows (games against hard in earlier builds; the compiled prover where the gauntlet beat O).
 
 `qubic/players/opening.txt` lists positions (the moves from the start) and the reply for the
 side to move. A position is found up to symmetry, so one entry serves all its rotations and
