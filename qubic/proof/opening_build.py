@@ -44,24 +44,16 @@ WIDTH = 8  # X's quiet moves the prover tries at a position (the solver's width)
 LEAF_NODES = 20_000  # threat-search positions for one leaf (the solver's)
 THREAT_NODES = 50_000  # threat-search positions to look for X's forced win after a reply
 
-# How hard a reply's loss is to show, compared as a tuple: not shown lost (2 if the prover's
-# X found no win at all, 1 if it ran out of expansions, then its proof number: the larger,
-# the further from a proof), else shown lost in this many expansions (0, expansions).
-Hardness = tuple[int, int]
-
-
-def hardness(result: Result) -> Hardness:
-    if result.status == PROVED:
-        return (0, result.expanded)
-    if result.status == DISPROVED:
-        return (2, 0)
-    return (1, result.pn)
-
 
 def hardest_first(result: Result) -> tuple[int, int]:
-    """A sort key: the hardest reply to show lost first."""
-    rank, measure = hardness(result)
-    return -rank, -measure
+    """A sort key, the reply whose loss is hardest to show first: not shown lost (the prover's
+    X finding no win at all, then running out of expansions, the larger proof number first:
+    the further from a proof), then shown lost, in the most expansions first."""
+    if result.status == PROVED:
+        return (0, -result.expanded)
+    if result.status == DISPROVED:
+        return (-2, 0)
+    return (-1, -result.pn)
 
 
 def describe(result: Result) -> str:
