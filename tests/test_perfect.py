@@ -11,10 +11,13 @@ import pytest
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
+from qubic.players.base import Player
+from qubic.players.expert import ExpertPlayer
 from qubic.players.perfect import PerfectPlayer
 from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
 from qubic.proof.verify import walk, walk_lines
 from qubic.search import strategy
+from qubic.search.defence import Defence, classify
 from qubic.search.prover import PROVED, Prover
 from qubic.search.strategy import x_move
 from qubic.search.threats import ThreatSearch
@@ -241,3 +244,32 @@ def test_perfect_as_second_player_screens_every_move_not_only_the_best_ranked():
     # them at once to a forced win by threats; expert's 232 takes the prover some 550 nodes,
     # and 223, the one move not shown lost, is far down the heuristic's ranking.
     assert_perfect_as_o_avoids("114 111 141 444 414 222 333", lost="232")
+
+
+# A game perfect X won against expert as O in 41 plies; after ply 17 no O move stops X's
+# forced win by threats, and O has a free move.
+LOST_AT_17 = "111 114 141 441 121 131 323 333 223 232 434 322 222 424 423 123 233"
+
+
+def play_out(board: Board, o_player: Player) -> int:
+    """Plies of the game from `board` on, perfect X against `o_player`."""
+    x_player = PerfectPlayer(seed=1)
+    board = board.copy()
+    while board.outcome() is None:
+        mover = x_player if board.turn is board.first else o_player
+        board.push(mover.choose(board).cell)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner is board.first
+    return len(board.moves)
+
+
+def test_perfect_as_o_where_every_move_loses_plays_the_loss_the_strategy_takes_longest_over():
+    board = Board.from_moves(moves(LOST_AT_17))
+    x, o = board.bits
+    search = ThreatSearch()
+    assert search.forced_win(x, o)
+    empty = [c for c in range(64) if not (x | o) >> c & 1]
+    assert all(classify(search, o, x, c) is not Defence.STOPS for c in empty)
+    longest = play_out(board, PerfectPlayer(seed=1))
+    assert longest >= 45
+    assert longest > play_out(board, ExpertPlayer(seed=1))

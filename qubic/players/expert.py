@@ -85,7 +85,12 @@ class ExpertPlayer:
 
 
 if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the solver, lacks `|`
+    from collections.abc import Callable
+
     Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
+    # Where no move stops the opponent's forced win: given our bits and the opponent's, the
+    # move whose loss is longest, or None to leave the choice to `defence.hold_out`.
+    Longest = Callable[[int, int], int | None]
 
 
 def decide(board: Board, threats: ThreatSearch, share: Share, seed: int, deadline: float) -> int:
@@ -101,13 +106,19 @@ def decide(board: Board, threats: ThreatSearch, share: Share, seed: int, deadlin
 
 
 def called_for(
-    board: Board, threats: ThreatSearch, setups: SetupSearch, share: Share, seed: int
+    board: Board,
+    threats: ThreatSearch,
+    setups: SetupSearch,
+    share: Share,
+    seed: int,
+    longest: Longest | None = None,
 ) -> tuple[int | None, list[int], bool]:
     """What the position calls for, either side moving: the opening book's move, a win, a
     block, a forced win by threats, the move that holds the opponent's forced win off longest
-    when none stops it, or a win built from setups (`share` of the budget) as the move; else
-    no move and the moves to choose among: those that stop the opponent's forced win (with
-    True), or hard's quiet moves, best first. Out of budget, the heuristic's best move."""
+    when none stops it (by `longest`, if given and it knows, else `defence.hold_out`), or a
+    win built from setups (`share` of the budget) as the move; else no move and the moves to
+    choose among: those that stop the opponent's forced win (with True), or hard's quiet
+    moves, best first. Out of budget, the heuristic's best move."""
     move = book_move(board)
     if move is not None:
         return move, [], False
@@ -122,7 +133,9 @@ def called_for(
             stops, others = stopping(threats, me, you, ranked, threat)
             if stops:
                 return None, stops, True
-            move = hold_out(threats, me, you, others) if others else ranked[0]
+            move = longest(me, you) if longest else None
+            if move is None:
+                move = hold_out(threats, me, you, others) if others else ranked[0]
             return move, [], True
         with contextlib.suppress(OutOfBudget):
             move = setups.forced_win(me, you, MAX_SETUPS, *share)
@@ -146,15 +159,19 @@ def stopping(
     return stops, [cell for cell in ranked if cell in found and cell not in stops]
 
 
-def second_move(board: Board, threats: ThreatSearch, seed: int, vet: Vetting) -> int:
+def second_move(
+    board: Board, threats: ThreatSearch, seed: int, vet: Vetting, longest: Longest | None = None
+) -> int:
     """The second player's move: the opening book's, where it holds the position; else what
     the position calls for; else, among the moves that stop the first player's forced win (or,
     with none, hard's quiet moves), the least exposed (`qubic.search.exposure`), which holds
     against any style of first player, the best by playouts where several are as little
     exposed; on the cube, the first of the best `vet.candidates` that the prover does not
-    show lost within `vet.expansions` in all (`prover.least_lost`). Budgets are counts."""
+    show lost within `vet.expansions` in all (`prover.least_lost`). Budgets are counts.
+    `longest`: as for `called_for`."""
     setups = SetupSearch(threats)
-    move, choices, defending = called_for(board, threats, setups, (SECOND_ATTACK_NODES, None), seed)
+    share = (SECOND_ATTACK_NODES, None)
+    move, choices, defending = called_for(board, threats, setups, share, seed, longest)
     if move is not None:
         return move
     if not defending:

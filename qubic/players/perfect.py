@@ -5,21 +5,25 @@ forced win by threats; from the empty cube that never loses (the verifier walks 
 Off the strategy (a game it joined late, as after a change of level) it plays as expert. As
 O the game is lost against perfect play, so it resists: it plays as expert moving second
 (the least exposed of the moves that stop X's forced win), with the prover vetting more of
-the best moves, longer (`VET`). Its budgets are counts, so its moves do not depend on how
-busy the computer is.
+the best moves, longer (`VET`). Where no move stops X's forced win, it plays the move after
+which its own strategy for X takes longest to win (`longest_loss`): the proof's X is the
+perfect play it knows. Its budgets are counts, so its moves do not depend on how busy the
+computer is.
 """
 
 from __future__ import annotations
 
-from qubic.core.board import Board
+from qubic.core.board import Board, iter_bits
 from qubic.core.geometry import CUBE
 from qubic.players.base import Reply, new_seed
 from qubic.players.expert import SECOND_NODES, SECONDS, ExpertPlayer, Vetting, second_move
 from qubic.search import strategy
-from qubic.search.strategy import x_move
-from qubic.search.threats import ThreatSearch
+from qubic.search.strategy import ESCAPED, loss_length, x_move
+from qubic.search.threats import OutOfBudget, ThreatSearch
 
 VET = Vetting(64, 6, 5_000)  # as O: every quiet move measured, more of them proved
+LOSS_NODES = 300_000  # threat-search positions for X's play in all the measures of a loss
+LOSS_SECONDS = 1.0  # their safety cap
 
 
 class PerfectPlayer:
@@ -41,8 +45,24 @@ class PerfectPlayer:
                     SECONDS if seconds is None else seconds,
                     board.geometry,
                 )
-                return Reply(second_move(board, search, self.seed, VET))
+                return Reply(second_move(board, search, self.seed, VET, self.longest_loss))
             move = x_move(first, second, self.book)
             if move is not None:
                 return Reply(move[0])
         return self.expert.choose(board, seconds)
+
+    def longest_loss(self, me: int, you: int) -> int | None:
+        """As O with no move that stops X's forced win: the move after which the strategy
+        takes X longest to win (`strategy.loss_length`), the lowest cell of the longest; None
+        when the strategy does not know the position (some move takes X off it) or the
+        budget runs out first."""
+        search = ThreatSearch(LOSS_NODES, LOSS_SECONDS)
+        lengths: dict[int, int] = {}
+        try:
+            for cell in iter_bits(CUBE.full_mask & ~(me | you)):
+                lengths[cell] = loss_length(you, me | 1 << cell, self.book, search)
+        except OutOfBudget:
+            return None
+        if not lengths or ESCAPED in lengths.values():
+            return None
+        return max(lengths, key=lengths.__getitem__)

@@ -13,10 +13,12 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from qubic.core.board import iter_bits
 from qubic.core.geometry import CUBE, Orientation
 from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, winning_mask
 
 STRATEGY_FILE = "strategy.txt"
+ESCAPED = 1_000  # a loss_length: X left its strategy, or did not win
 THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the solver's is less)
 SHIPPED = Path(__file__).with_name(STRATEGY_FILE)  # where the book builds write it
 
@@ -64,10 +66,15 @@ def lookup(entries: Entries, x: int, o: int, orientation: Orientation | None = N
 
 
 def x_move(
-    x: int, o: int, book: Entries, orientation: Orientation | None = None
+    x: int,
+    o: int,
+    book: Entries,
+    orientation: Orientation | None = None,
+    search: ThreatSearch | None = None,
 ) -> tuple[int, str] | None:
     """X's move by the strategy and why: 'win', 'block', 'book' or 'threats'; None when the
-    strategy has no move here. `orientation`: `CUBE.orient(x, o)`, if the caller has it."""
+    strategy has no move here. `orientation`: `CUBE.orient(x, o)`, if the caller has it;
+    `search`: the threat search to find X's forced wins with (default: a fresh one)."""
     wins = winning_mask(x, o)
     if wins:
         return lowest(wins), "win"
@@ -78,7 +85,40 @@ def x_move(
     if cell is not None:
         return cell, "book"
     try:
-        line = ThreatSearch(THREAT_NODES).forced_win(x, o, shortest=False)
+        line = (search or ThreatSearch(THREAT_NODES)).forced_win(x, o, shortest=False)
     except OutOfBudget:
         return None
     return (line[0], "threats") if line else None
+
+
+def loss_length(x: int, o: int, book: Entries, search: ThreatSearch) -> int:
+    """How many more plies X takes to win from `(x, o)`, X to move, playing the strategy,
+    while O wins or blocks when it can and otherwise takes the cell on the most lines X has
+    not entered. ESCAPED when X leaves the strategy (or O wins). Raises OutOfBudget."""
+    geometry = CUBE
+    plies = 0
+    while True:
+        move = x_move(x, o, book, search=search)
+        if search.out_of_budget():
+            raise OutOfBudget
+        if move is None:
+            return ESCAPED
+        x |= 1 << move[0]
+        plies += 1
+        if move[1] == "win":
+            return plies
+        empty = geometry.full_mask & ~(x | o)
+        if not empty:
+            return ESCAPED
+        urgent = winning_mask(o, x) or winning_mask(x, o)
+        if urgent:
+            cell = lowest(urgent)
+        else:
+            cell = max(
+                iter_bits(empty),
+                key=lambda c: sum(1 for mask in geometry.cell_line_masks[c] if not x & mask),
+            )
+        if winning_mask(o, x) >> cell & 1:
+            return ESCAPED
+        o |= 1 << cell
+        plies += 1
