@@ -17,6 +17,7 @@ from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.proof.checkpoint import Checkpoint
+from qubic.proof.progress import Progress
 from qubic.proof.solve import Solver
 from qubic.proof.verify import walk
 from qubic.proof.writer import SETUPS, setup_first, unit_root, write_book
@@ -330,3 +331,15 @@ def test_an_idle_worker_takes_a_subtree_of_a_running_units_position(tmp_path):
     report = io.StringIO()  # the proof's moves alone (no setup search: quicker)
     assert write_book(checkpoint, book_path, moves, "python", 5_000, report, setups=0) == 0
     assert walk(moves, strategy.load(book_path)).failures == []
+
+
+def test_the_closing_line_counts_the_proved_moves_replies(tmp_path):
+    # Units too small to prove the start whole: the upper tree expands it, and the closing
+    # line counts the replies to X's proved move, every one of them proved.
+    out = io.StringIO()
+    progress = Progress("solve", out, what="of O's replies proved")
+    solver = Solver(Checkpoint(tmp_path / "proof.txt.xz"), 5, io.StringIO(), bits(QUIET_WIN))
+    with ThreadPoolExecutor(1) as executor:
+        assert solver.solve(executor, 1, None, progress) is True
+    closing = re.search(r"solve: (\d+)/(\d+) of O's replies proved in", out.getvalue())
+    assert closing and closing[1] == closing[2] and int(closing[2]) > 1, out.getvalue()

@@ -207,14 +207,14 @@ class Solver:
 
     def replies_proved(self) -> tuple[int, int]:
         """Of O's replies to X's most promising move at the root (X's moves, at O's turn),
-        how many are proved, and how many there are; (1, 1) once the root is proved."""
-        if self.root.pn == 0:
-            return 1, 1
+        how many are proved, and how many there are (1 of 1 for a position a unit settled
+        whole). Once the root is proved, X's proved move is the most promising."""
         node = self.root
         if x_to_move(node.x, node.o) and node.children:
             node = min(node.children, key=lambda child: _real(child.pn))
-        replies = node.children or []
-        return sum(1 for reply in replies if reply.pn == 0), max(1, len(replies))
+        if not node.children:
+            return int(node.pn == 0), 1
+        return sum(1 for reply in node.children if reply.pn == 0), len(node.children)
 
     def _units(self) -> str:
         return (
