@@ -36,7 +36,8 @@ from qubic.search.threats import (
 )
 
 NODES = 400_000  # threat-search positions for the proofs: a second or so here, reproducible
-SECONDS = 4.5  # a move never takes longer, whatever the counts (the issue's cap is 5 s)
+SECONDS = 4.0  # a move never takes longer, whatever the counts (the issue caps it at 5 s;
+# the cap itself overran by 0.7 s with two games sharing the cores)
 PROOF_SHARE = 0.5  # of that time, at most this much for the proofs
 ATTACK_SHARE = 0.4  # of the proofs' budget, at most this much looking for our own setup wins
 DEEP_CHECKS = 3  # moves checked for the opponent's wins with two setups

@@ -45,18 +45,27 @@ class PerfectPlayer:
                     SECONDS if seconds is None else seconds,
                     board.geometry,
                 )
-                return Reply(second_move(board, search, self.seed, VET, self.longest_loss))
+                return Reply(
+                    second_move(
+                        board,
+                        search,
+                        self.seed,
+                        VET,
+                        lambda me, you: self.longest_loss(me, you, search.budget.seconds_left()),
+                    )
+                )
             move = x_move(first, second, self.book)
             if move is not None:
                 return Reply(move[0])
         return self.expert.choose(board, seconds)
 
-    def longest_loss(self, me: int, you: int) -> int | None:
+    def longest_loss(self, me: int, you: int, seconds: float | None = None) -> int | None:
         """As O with no move that stops X's forced win: the move after which the strategy
         takes X longest to win (`strategy.loss_length`), the lowest cell of the longest; None
         when the strategy does not know the position (some move takes X off it) or the
-        budget runs out first."""
-        search = ThreatSearch(LOSS_NODES, LOSS_SECONDS)
+        budget (LOSS_NODES, and at most `seconds` as well as LOSS_SECONDS) runs out first."""
+        cap = LOSS_SECONDS if seconds is None else min(seconds, LOSS_SECONDS)
+        search = ThreatSearch(LOSS_NODES, cap)
         lengths: dict[int, int] = {}
         try:
             for cell in iter_bits(CUBE.full_mask & ~(me | you)):
