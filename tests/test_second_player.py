@@ -11,7 +11,7 @@ import pytest
 from qubic.core.board import Board
 from qubic.core.notation import format_cell
 from qubic.play.analysis import analyze
-from qubic.players.expert import SECONDS as CAP
+from qubic.players.expert import SECOND_SECONDS as CAP
 from qubic.players.levels import make_player
 from qubic.search import budget
 from qubic.search.exposure import exposure

@@ -16,7 +16,13 @@ from __future__ import annotations
 from qubic.core.board import Board, iter_bits
 from qubic.core.geometry import CUBE
 from qubic.players.base import Reply, new_seed
-from qubic.players.expert import SECOND_NODES, SECONDS, ExpertPlayer, Vetting, second_move
+from qubic.players.expert import (
+    SECOND_NODES,
+    SECOND_SECONDS,
+    ExpertPlayer,
+    Vetting,
+    second_move,
+)
 from qubic.search import strategy
 from qubic.search.strategy import ESCAPED, loss_length, x_move
 from qubic.search.threats import OutOfBudget, ThreatSearch
@@ -42,7 +48,7 @@ class PerfectPlayer:
             if board.turn is not board.first:
                 search = ThreatSearch(
                     SECOND_NODES if seconds is None else None,
-                    SECONDS if seconds is None else seconds,
+                    SECOND_SECONDS if seconds is None else seconds,
                     board.geometry,
                 )
                 return Reply(
