@@ -6,9 +6,9 @@ Off the strategy (a game it joined late, as after a change of level) it plays as
 O the game is lost against perfect play, so it resists: it plays as expert moving second
 (the least exposed of the moves that stop X's forced win), with the prover vetting more of
 the best moves, longer (`VET`). Where no move stops X's forced win, it plays the move after
-which its own strategy for X takes longest to win (`longest_loss`): the proof's X is the
-perfect play it knows. Its budgets are counts, so its moves do not depend on how busy the
-computer is.
+which its own strategy for X takes longest to win (`longest_loss`), if X has played that
+strategy so far: the proof's X is the perfect play it knows. Its budgets are counts, so its
+moves do not depend on how busy the computer is.
 """
 
 from __future__ import annotations
@@ -51,19 +51,29 @@ class PerfectPlayer:
                     SECOND_SECONDS if seconds is None else seconds,
                     board.geometry,
                 )
-                return Reply(
-                    second_move(
-                        board,
-                        search,
-                        self.seed,
-                        VET,
-                        lambda me, you: self.longest_loss(me, you, search.budget.seconds_left()),
-                    )
-                )
+
+                def longest(me: int, you: int) -> int | None:
+                    if not self.on_strategy(board):
+                        return None
+                    return self.longest_loss(me, you, search.budget.seconds_left())
+
+                return Reply(second_move(board, search, self.seed, VET, longest))
             move = x_move(first, second, self.book)
             if move is not None:
                 return Reply(move[0])
         return self.expert.choose(board, seconds)
+
+    def on_strategy(self, board: Board) -> bool:
+        """Whether every move of the first player's so far was the strategy's: only then is
+        the strategy the perfect play the first player would go on with."""
+        replay = Board(board.variant, board.first)
+        for cell in board.moves:
+            if replay.turn is replay.first:
+                move = x_move(replay.bits[replay.first], replay.bits[replay.turn.other], self.book)
+                if move is None or move[0] != cell:
+                    return False
+            replay.push(cell)
+        return True
 
     def longest_loss(self, me: int, you: int, seconds: float | None = None) -> int | None:
         """As O with no move that stops X's forced win: the move after which the strategy
