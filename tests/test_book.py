@@ -122,6 +122,21 @@ def test_expert_and_perfect_answer_the_classic_machines_winning_line_from_the_bo
         assert after(board, move) == kind(f"{CLASSIC_LINE} 232")
 
 
+# Expert as X in the gauntlet (8 of its 10 wins in 20 games): O's 221 here, then 443, and
+# X's quiet 131 at ply 11 left O no stop; X won in 33 plies. The build answers 141 (in its
+# orientation), a reply the prover cannot show lost against X's best moves.
+EXPERT_LINE = "111 114 444 144 441 222 333"
+
+
+def test_expert_and_perfect_answer_expert_as_x_from_the_book():
+    board = Board.from_moves(moves(EXPERT_LINE))
+    lost = kind(f"{EXPERT_LINE} 221")
+    for level in ("expert", "perfect"):
+        move = make_player(level, seed=2).choose(board.copy()).cell
+        assert after(board, move) != lost
+        assert book_move(board) == move
+
+
 def test_the_build_reads_only_the_games_o_lost(tmp_path):
     records = tmp_path / "games.txt"
     records.write_text(
