@@ -8,6 +8,8 @@ import sys
 import time
 from importlib import resources
 
+import pytest
+
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
@@ -210,3 +212,32 @@ def found_move(found: dict[tuple[int, int], int], board: Board) -> int:
     """The move a book's entries give at `board`."""
     key, symmetry = orientation(board)
     return symmetry.index(found[key])
+
+
+@pytest.mark.parametrize(
+    ("book_text", "games_text", "said"),
+    [
+        ("-> 111\n111 114 - 441\n", "", "book.txt, line 2: "),
+        ("-> 111\n111 -> 114\n", "expert hard 1 X: 111 11x\n", "games.txt, line 1: '11x' is not"),
+    ],
+)
+def test_a_line_that_does_not_read_stops_the_build_with_one_line(
+    tmp_path, book_text, games_text, said
+):
+    book, games = tmp_path / "book.txt", tmp_path / "games.txt"
+    book.write_text(book_text, encoding="utf-8")
+    games.write_text(games_text, encoding="utf-8")
+    run = subprocess.run(
+        [
+            sys.executable,
+            *("-m", "qubic.proof", "opening", "--out", str(book), "--games", str(games)),
+            *("--verdicts", str(tmp_path / "verdicts")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert "Traceback" not in run.stderr
+    assert said in run.stderr.splitlines()[-1]
+    assert book.read_text(encoding="utf-8") == book_text  # nothing written

@@ -17,11 +17,12 @@ first player misses. The same inputs give the same book, byte for byte.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import multiprocessing.pool
 import signal
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -208,12 +209,22 @@ def read_games(paths: Iterable[Path]) -> list[list[int]]:
     games do not tell which replies hold."""
     games = []
     for path in paths:
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             heading, _, moves = line.partition(":")
             words = heading.split()
             if len(words) == 4 and words[3] == "X" and words[1] != "perfect":
-                games.append([parse_cell(cell) for cell in moves.split()])
+                with where(path, number):
+                    games.append([parse_cell(cell) for cell in moves.split()])
     return games
+
+
+@contextlib.contextmanager
+def where(path: Path, number: int) -> Iterator[None]:
+    """Name the file and line in a ValueError raised while reading it (as ValueError)."""
+    try:
+        yield
+    except ValueError as error:
+        raise ValueError(f"{path}, line {number}: {error}") from None
 
 
 def canonical_moves(moves: list[int]) -> tuple[tuple[int, int], list[int]]:
@@ -281,12 +292,13 @@ def book_entries(path: Path) -> dict[tuple[int, int], Choice]:
     kept: dict[tuple[int, int], Choice] = {}
     if not path.is_file():
         return kept
-    for line in path.read_text(encoding="utf-8").splitlines():
-        for moves, reply in parse_lines(line):
-            if moves:
-                key, symmetry = orientation(Board.from_moves(moves))
-                image = [symmetry[cell] for cell in moves]
-                kept[key] = Choice(image, symmetry[reply], line.partition("#")[2].strip())
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        with where(path, number):
+            for moves, reply in parse_lines(line):
+                if moves:
+                    key, symmetry = orientation(Board.from_moves(moves))
+                    image = [symmetry[cell] for cell in moves]
+                    kept[key] = Choice(image, symmetry[reply], line.partition("#")[2].strip())
     return kept
 
 
@@ -362,6 +374,8 @@ def opening(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         new = build(
             args.out, read_games(args.games), args.deepest, args.nodes, args.workers, known=known
         )
+    except ValueError as error:  # a line of the book or of a games file that does not read
+        parser.error(str(error))
     except KeyboardInterrupt:
         print(f"stopped; the verdicts so far are kept in {args.verdicts}: run again to resume")
         return 130
