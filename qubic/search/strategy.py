@@ -110,15 +110,15 @@ def loss_length(x: int, o: int, book: Entries, search: ThreatSearch) -> int:
         empty = geometry.full_mask & ~(x | o)
         if not empty:
             return ESCAPED
-        urgent = winning_mask(o, x) or winning_mask(x, o)
-        if urgent:
-            cell = lowest(urgent)
+        if winning_mask(o, x):
+            return ESCAPED  # O completes a line: the strategy failed here
+        blocks = winning_mask(x, o)
+        if blocks:
+            cell = lowest(blocks)
         else:
             cell = max(
                 iter_bits(empty),
                 key=lambda c: sum(1 for mask in geometry.cell_line_masks[c] if not x & mask),
             )
-        if winning_mask(o, x) >> cell & 1:
-            return ESCAPED
         o |= 1 << cell
         plies += 1
