@@ -31,6 +31,7 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.players.opening import BOOK_FILE, orientation, parse_lines
 from qubic.proof.progress import duration
+from qubic.proof.unit import fast_prover_available
 from qubic.search.prover import DISPROVED, PROVED, Result
 from qubic.search.threats import OutOfBudget, ThreatSearch, winning_mask
 
@@ -365,9 +366,7 @@ def opening(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     missing = [str(path) for path in args.games if not path.is_file()]
     if missing:
         parser.error(f"no such file: {', '.join(missing)}")
-    try:
-        import numba  # noqa: F401
-    except ImportError:
+    if not fast_prover_available():
         parser.error("the build needs the compiled prover: pip install -e '.[solver]'")
     known = Verdicts(args.verdicts)
     try:
