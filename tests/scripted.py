@@ -14,9 +14,12 @@ from qubic.players.normal import NormalPlayer
 HUMAN, MACHINE = Mark.X, Mark.O
 
 
-def play_out(human: Player, machine: Player, human_first: bool = True) -> Board:
-    """A whole game between two players; the human is X."""
-    board = Board(first=HUMAN if human_first else MACHINE)
+def play_out(
+    human: Player, machine: Player, human_first: bool = True, start: Board | None = None
+) -> Board:
+    """A whole game between two players, or the rest of one from `start` (not changed); the
+    human is X."""
+    board = Board(first=HUMAN if human_first else MACHINE) if start is None else start.copy()
     while not board.is_over():
         player = human if board.turn is HUMAN else machine
         board.push(player.choose(board).cell)

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from qubic.core.board import Board
+from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.players.base import Player
@@ -21,6 +21,7 @@ from qubic.search.defence import Defence, classify
 from qubic.search.prover import PROVED, Prover
 from qubic.search.strategy import x_move
 from qubic.search.threats import ThreatSearch
+from tests.scripted import play_out
 from tests.test_prover import QUIET_WIN, bits
 
 
@@ -251,16 +252,11 @@ def test_perfect_as_second_player_screens_every_move_not_only_the_best_ranked():
 LOST_AT_17 = "111 114 141 441 121 131 323 333 223 232 434 322 222 424 423 123 233"
 
 
-def play_out(board: Board, o_player: Player) -> int:
-    """Plies of the game from `board` on, perfect X against `o_player`."""
-    x_player = PerfectPlayer(seed=1)
-    board = board.copy()
-    while board.outcome() is None:
-        mover = x_player if board.turn is board.first else o_player
-        board.push(mover.choose(board).cell)
-    outcome = board.outcome()
-    assert outcome is not None and outcome.winner is board.first
-    return len(board.moves)
+def plies_to_lose(board: Board, o_player: Player) -> int:
+    """Plies of the game from `board` on, perfect X against `o_player`, which X wins."""
+    end = play_out(PerfectPlayer(seed=1), o_player, start=board)
+    assert end.winner is Mark.X
+    return len(end.moves)
 
 
 def test_perfect_as_o_where_every_move_loses_plays_the_loss_the_strategy_takes_longest_over():
@@ -270,9 +266,9 @@ def test_perfect_as_o_where_every_move_loses_plays_the_loss_the_strategy_takes_l
     assert search.forced_win(x, o)
     empty = [c for c in range(64) if not (x | o) >> c & 1]
     assert all(classify(search, o, x, c) is not Defence.STOPS for c in empty)
-    longest = play_out(board, PerfectPlayer(seed=1))
+    longest = plies_to_lose(board, PerfectPlayer(seed=1))
     assert longest >= 45
-    assert longest > play_out(board, ExpertPlayer(seed=1))
+    assert longest > plies_to_lose(board, ExpertPlayer(seed=1))
 
 
 def test_perfect_as_o_where_x_left_the_strategy_holds_out_as_expert_does():
