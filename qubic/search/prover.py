@@ -284,15 +284,17 @@ def least_lost(
     most expansions to show. Every cell is first tested for X's forced win by threats alone
     (one expansion, cheap, and how most moves lose); those that pass then get up to
     REFUTE_NODES more, while the `expansions` for all the tests last. `budget`'s time cap, if
-    any, is a safety net: past it no test but the first cell's starts, a cell that missed the
-    first test is left out, and one that missed the second is not shown lost."""
+    any, is a safety net: a test running past it ends after its current expansion (one
+    expansion's threat searches can take seconds), no test but the first cell's starts past
+    it, a cell that missed the first test is left out, and one that missed the second is not
+    shown lost."""
     prover = Prover()
     lost: dict[int, int] = {}  # cells shown lost -> the expansions that took
     stop = budget if budget is not None else Budget()
 
     def holds(cell: int, nodes: int) -> bool:
         """Whether `cell` is shown to hold within `nodes` more expansions."""
-        result = prover.prove(x, o | 1 << cell, nodes)
+        result = prover.prove(x, o | 1 << cell, nodes, stop.seconds_left())
         if result.status == PROVED:
             lost[cell] = lost.get(cell, 0) + result.expanded
         return result.status == DISPROVED
