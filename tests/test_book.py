@@ -15,16 +15,21 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.players.levels import make_player
 from qubic.players.opening import BOOK_FILE, book_move, entries, orientation, parse_lines
+from qubic.proof.fast_prover import FastProver
 from qubic.proof.opening_build import (
+    LEAF_NODES,
+    WIDTH,
     Choice,
     Verdicts,
     _start_worker,
     build,
     choose,
+    exposed,
     must_answer,
     read_games,
     same_position,
 )
+from qubic.search.prover import PROVED
 from tests.scripted import moves
 
 ANSWERED = list(
@@ -139,6 +144,27 @@ def test_expert_and_perfect_answer_expert_as_x_from_the_book():
         assert book_move(board) == move
 
 
+# Every loss of the gauntlet to hard and to expert as X went through O's 144 here (an old
+# entry whose games against hard went 23-0-33). Two plies deep, 6 of X's 60 replies after it
+# leave every answer of O's shown lost within 200,000 expansions; after 444, none.
+SECOND_MOVE_LINE = "111 114 441"
+# With 444 there, the three losses left (hard seed 10, expert as X seeds 17 and 20) went
+# through O's 411 here, the search's move; the build answers 331 (423 in its orientation), which
+# the prover cannot show lost within 200,000 expansions.
+THIRD_MOVE_LINE = "111 114 441 444 144"
+
+
+@pytest.mark.parametrize(
+    ("line", "old", "new"), [(SECOND_MOVE_LINE, "144", "444"), (THIRD_MOVE_LINE, "411", "331")]
+)
+def test_expert_and_perfect_answer_the_gauntlets_last_losses_from_the_book(line, old, new):
+    board = Board.from_moves(moves(line))
+    for level in ("expert", "perfect"):
+        move = make_player(level, seed=4).choose(board.copy()).cell
+        assert move == book_move(board)
+        assert after(board, move) == kind(f"{line} {new}") != kind(f"{line} {old}")
+
+
 def test_the_build_reads_only_the_games_o_lost(tmp_path):
     records = tmp_path / "games.txt"
     records.write_text(
@@ -241,3 +267,33 @@ def test_a_line_that_does_not_read_stops_the_build_with_one_line(
     assert "Traceback" not in run.stderr
     assert said in run.stderr.splitlines()[-1]
     assert book.read_text(encoding="utf-8") == book_text  # nothing written
+
+
+TWO_PLY_NODES = 2_000  # expansions for each answer in the two-ply test
+
+
+def test_two_plies_count_the_x_replies_after_which_every_answer_is_shown_lost():
+    # Checked against every cell of X's and O's, one by one, without the kinds and rounds.
+    board = Board.from_moves(moves(CLASSIC_LINE))
+    replies = [parse_cell("232"), parse_cell("333")]
+    with multiprocessing.Pool(1, _start_worker) as pool:
+        found = exposed(board, replies, pool, TWO_PLY_NODES, Verdicts())
+    prover = FastProver(WIDTH, LEAF_NODES)
+    for reply in replies:
+        board.push(reply)
+        lost = 0
+        for cell in board.legal_moves():
+            board.push(cell)
+            x, o = board.bits
+            lost += all(
+                proved(prover, x, o | 1 << answer, TWO_PLY_NODES) for answer in board.legal_moves()
+            )
+            board.pop()
+        assert found[reply] == (lost, len(board.legal_moves()))
+        board.pop()
+    assert found[parse_cell("232")][0] < found[parse_cell("333")][0]
+
+
+def proved(prover: FastProver, x: int, o: int, nodes: int) -> bool:
+    prover.clear()
+    return prover.prove(x, o, nodes).status == PROVED

@@ -9,9 +9,12 @@ a block, is left to the game). The answer is the reply whose loss is hardest to 
 kind of reply is handed to the compiled prover (df-pn, `fast_prover`) for a fixed number of
 expansions; the replies it cannot show lost are the hardest, then those whose proofs took the
 most expansions, less any after which X has a forced win by threats (which any threat search
-finds at once). None of this assumes how the first player plays: the second player is lost
-against perfect play, and a loss that a strong search finds only late is one that a weaker
-first player misses. The same inputs give the same book, byte for byte.
+finds at once). Near the start (fewer than TWO_PLY stones) the replies not shown lost are told
+apart two plies deep, fewest first: X's replies after which the prover shows every answer of
+O's lost within the same budget, a win X finds within the bound. None of this assumes how the
+first player plays: the second player is lost against perfect play, and a loss that a strong
+search finds only late is one that a weaker first player misses. The same inputs give the same
+book, byte for byte.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import signal
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from qubic.core.board import Board
@@ -39,9 +43,14 @@ FIRST_MOVE = "111"  # X's first move: the corner, which the proof shows winning
 NODES = 200_000  # df-pn expansions for each reply that survives the screen
 SCREEN = 20_000  # expansions for every reply first: most are shown lost well within it
 DEEPEST = 11  # stones on the board in the deepest position answered (O's sixth move)
-# Positions of fewer stones are not answered: far from a proof, the prover cannot tell the
-# replies apart within a build's budget.
-SHALLOW = 5
+# Positions of fewer stones are not answered: at one stone the prover shows none of O's
+# replies lost within 2,000,000 expansions, and their proof numbers are alike (571 to 832).
+SHALLOW = 3
+# At three stones one ply does not tell the replies apart: of those to 111 114 441 the prover
+# shows 15 kinds of 21 lost within 140,000 expansions and the other 6 not within 2,000,000,
+# with proof numbers (60 to 205) that do not grow with more. Two plies do: the X replies after
+# which every answer is shown lost within 200,000 range from 0 to 12 of 60.
+TWO_PLY = 5  # positions of fewer stones are measured two plies deep
 WIDTH = 8  # X's quiet moves the prover tries at a position (the solver's width)
 LEAF_NODES = 20_000  # threat-search positions for one leaf (the solver's)
 THREAT_NODES = 50_000  # threat-search positions to look for X's forced win after a reply
@@ -99,12 +108,19 @@ class Choice:
 
 def every_kind(board: Board) -> list[int]:
     """One legal move of each symmetric kind, the lowest cell of each."""
-    found: dict[tuple[int, int], int] = {}
+    return list(kinds(board))
+
+
+def kinds(board: Board) -> dict[int, int]:
+    """The lowest legal move of each symmetric kind, and how many moves the kind holds."""
+    lowest: dict[tuple[int, int], int] = {}
+    found: dict[int, int] = {}
     for cell in board.legal_moves():
         board.push(cell)
-        found.setdefault(CUBE.canonical(*board.bits), cell)
+        first = lowest.setdefault(CUBE.canonical(*board.bits), cell)
         board.pop()
-    return list(found.values())
+        found[first] = found.get(first, 0) + 1
+    return found
 
 
 class Verdicts:
@@ -175,15 +191,71 @@ def choose(
     screen: int = SCREEN,
     known: Verdicts | None = None,
 ) -> None:
-    """Answer each position with the reply whose loss is hardest to show (`verdicts`), ties to
-    the lower cell. A reply shown lost after which X has a forced win by threats is chosen
-    only if all are: the prover's X may find such a win late, any threat search at once."""
-    found = verdicts([choice.moves for choice in positions], pool, nodes, screen, known)
+    """Answer each position with the reply whose loss is hardest to show (`verdicts`; near the
+    start, `exposed` first among those not shown lost), ties to the lower cell. A reply shown
+    lost after which X has a forced win by threats is chosen only if all are: the prover's X
+    may find such a win late, any threat search at once."""
+    cache = Verdicts() if known is None else known
+    found = verdicts([choice.moves for choice in positions], pool, nodes, screen, cache)
     for choice, results in zip(positions, found):
         board = Board.from_moves(choice.moves)
-        ranked = sorted(sorted(results), key=lambda cell: hardest_first(results[cell]))
+        deep: dict[int, tuple[int, int]] = {}
+        if len(choice.moves) < TWO_PLY:
+            alive = [cell for cell in sorted(results) if results[cell].status != PROVED]
+            deep = exposed(board, alive, pool, nodes, cache)
+        ranked = sorted(sorted(results), key=partial(rank, results, deep))
         best = next((c for c in ranked if not threatened(board, c, results[c])), ranked[0])
         choice.reply, choice.verdict = best, describe(results[best])
+        if best in deep:
+            lost, replies = deep[best]
+            choice.verdict += f"; {lost} of X's {replies} replies leave every answer shown lost"
+
+
+def rank(
+    results: dict[int, Result], deep: dict[int, tuple[int, int]], cell: int
+) -> tuple[int, int, int]:
+    """A sort key, the best reply first: `hardest_first`, the replies not shown lost told
+    apart first by `exposed` where it was measured (`deep`)."""
+    first, second = hardest_first(results[cell])
+    return first, deep.get(cell, (0, 0))[0], second
+
+
+def exposed(
+    board: Board, replies: list[int], pool: multiprocessing.pool.Pool, nodes: int, cache: Verdicts
+) -> dict[int, tuple[int, int]]:
+    """For each of O's `replies` at `board`: how many of X's replies (each cell of a symmetric
+    kind counted) leave every answer of O's shown lost within `nodes` expansions, out of how
+    many. The answers are proved in rounds, the next answer to every X reply still open in one
+    batch; an answer not shown lost closes its X reply."""
+    counts: dict[int, list[int]] = {}
+    open_: list[tuple[int, int, int, int, list[int]]] = []  # reply, weight, x, o, answers left
+    for reply in replies:
+        board.push(reply)
+        moves = kinds(board)
+        counts[reply] = [0, sum(moves.values())]
+        for cell, weight in moves.items():
+            board.push(cell)
+            if board.is_over():  # X's reply wins at once
+                counts[reply][0] += weight
+            else:
+                x, o = board.bits
+                open_.append((reply, weight, x, o, every_kind(board)))
+            board.pop()
+        board.pop()
+    while open_:
+        results = cache.run(
+            [(x, o | 1 << answers[0], nodes) for _, _, x, o, answers in open_], pool
+        )
+        still = []
+        for (reply, weight, x, o, answers), result in zip(open_, results):
+            if result.status != PROVED:
+                continue
+            if len(answers) == 1:
+                counts[reply][0] += weight
+            else:
+                still.append((reply, weight, x, o, answers[1:]))
+        open_ = still
+    return {reply: (lost, replies) for reply, (lost, replies) in counts.items()}
 
 
 def threatened(board: Board, cell: int, result: Result) -> bool:
