@@ -20,7 +20,7 @@ from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.progress import Progress
 from qubic.proof.solve import Solver
 from qubic.proof.verify import walk
-from qubic.proof.writer import SETUPS, setup_first, unit_root, write_book
+from qubic.proof.writer import SETUPS, BookMover, setup_first, unit_root, write_book
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from tests.test_prover import QUIET_WIN, bits
@@ -136,6 +136,31 @@ def test_the_book_plays_wins_with_setups_before_the_proofs_moves(tmp_path):
     assert all(walk(moves, book).failures == [] for book in books[1:])
     played = walk(moves, books[0], mover=setup_first)
     assert played.answered["setup"] > 0 and played.quiet == books[-1]
+
+
+def test_one_setup_search_serves_a_part_of_the_walk_and_each_part_starts_afresh(tmp_path):
+    path, moves = unprovable_root(tmp_path)
+    book_path = tmp_path / "strategy.txt"
+    assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, io.StringIO()) == 0
+    book = strategy.load(book_path)
+    # The mover that keeps its setup search plays what a new search for each position plays.
+    kept = walk(moves, book, mover=BookMover())
+    anew = walk(moves, book, mover=setup_first)
+    assert kept.answered == anew.answered and kept.quiet == anew.quiet
+    assert kept.answered["setup"] > 0
+
+    made: list[BookMover] = []
+
+    class Counting(BookMover):
+        def fresh(self) -> BookMover:
+            made.append(BookMover())
+            return made[-1]
+
+    mover = Counting()
+    walk(moves, book, mover=mover)
+    walk(moves, book, mover=mover)
+    assert len(made) == 2 and made[0] is not made[1]
+    assert mover._search is None  # the walks asked only their fresh movers
 
 
 def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):

@@ -206,6 +206,9 @@ def _walk(
     with the lines to O's replies to them left in `frontier`. `book_key`: the book's digest,
     under which this process keeps what it derives from the book for the next part."""
     start = time.perf_counter()
+    fresh = getattr(mover, "fresh", None)
+    if fresh is not None:  # a mover that learns as it goes (the book's) starts each part anew
+        mover = fresh()
     result = Walk()
     seen: set[tuple[int, int]] = set()
     stack: list[tuple[int, int, Trail]] = []
