@@ -2,6 +2,7 @@
 position it holds."""
 
 import multiprocessing
+import re
 import signal
 import subprocess
 import sys
@@ -202,6 +203,19 @@ def test_the_build_keeps_the_book_answers_what_it_lacks_and_writes_the_same_book
         assert Board.from_moves(line).is_legal(reply)
 
 
+def test_the_build_drops_entries_whose_line_the_book_no_longer_follows(tmp_path):
+    out = tmp_path / "book.txt"
+    out.write_text(
+        "-> 111\n111 -> 114\n111 114 441 -> 444\n"
+        "111 114 441 444 222 -> 333\n"  # follows the book
+        "111 114 441 144 222 -> 333\n",  # O's 144 is no longer the book's reply: dead
+        encoding="utf-8",
+    )
+    build(out, [], 7, 200, 1, screen=100, known=Verdicts())
+    kept = [line for line, _ in parse_lines(out.read_text(encoding="utf-8")) if len(line) == 5]
+    assert len(kept) == 1 and same_position(kept[0], moves("111 114 441 444 222"))
+
+
 def test_a_stopped_build_says_one_line_and_resumes_from_its_verdicts(tmp_path):
     book, games, verdicts = tmp_path / "book.txt", tmp_path / "games.txt", tmp_path / "verdicts"
     book.write_text("-> 111\n111 -> 114\n111 114 411 -> 441\n", encoding="utf-8")
@@ -219,9 +233,9 @@ def test_a_stopped_build_says_one_line_and_resumes_from_its_verdicts(tmp_path):
     build.send_signal(signal.SIGINT)
     output, _ = build.communicate(timeout=60)
     assert build.returncode == 130
-    assert output.strip().splitlines() == [
-        f"stopped; the verdicts so far are kept in {verdicts}: run again to resume"
-    ]
+    *progress, said = output.strip().splitlines()  # the stones answered so far, then the stop
+    assert said == f"stopped; the verdicts so far are kept in {verdicts}: run again to resume"
+    assert all(re.fullmatch(r"\d+ stones: \d+ positions answered \(.*\)", p) for p in progress)
     kept = verdicts.read_text(encoding="utf-8").count("\n")
     assert book.read_text(encoding="utf-8").count("->") == 3  # the book is not written half
     again = subprocess.run(command, capture_output=True, text=True, timeout=300)

@@ -323,7 +323,7 @@ def build(
     """Answer, with `choose`, every position of `shallow` to `deepest` stones, O to move, that
     the book in `out` lacks and that one of the `games` reaches while O's moves there follow
     the book (as answered so far); write the book with its answers and the new ones to `out`
-    and return the new ones."""
+    (less those whose lines the book no longer follows) and return the new ones."""
     answers = book_entries(out)
     alive = list(games)
     new: list[Choice] = []
@@ -347,8 +347,14 @@ def build(
                     flush=True,
                 )
             alive = [game for game in alive if follows(game, stones, answers)]
-    write(out, parse_cell(FIRST_MOVE), list(answers.values()))
+    write(out, parse_cell(FIRST_MOVE), [c for c in answers.values() if on_book(c.moves, answers)])
     return new
+
+
+def on_book(moves: list[int], answers: dict[tuple[int, int], Choice]) -> bool:
+    """Whether O's moves along `moves` are the book's wherever it answers: an entry whose line
+    the book left (a shallower answer changed) is dead, and the build drops it."""
+    return all(follows(moves, stones, answers) for stones in range(1, len(moves) - 1, 2))
 
 
 def follows(game: list[int], stones: int, answers: dict[tuple[int, int], Choice]) -> bool:
