@@ -352,9 +352,42 @@ def build(
 
 
 def on_book(moves: list[int], answers: dict[tuple[int, int], Choice]) -> bool:
-    """Whether O's moves along `moves` are the book's wherever it answers: an entry whose line
-    the book left (a shallower answer changed) is dead, and the build drops it."""
-    return all(follows(moves, stones, answers) for stones in range(1, len(moves) - 1, 2))
+    """Whether some order of `moves` (each side's stones in any order, the sides in turn)
+    reaches their position with O playing the book's answer wherever the book holds the
+    position: an entry that no order reaches is dead (a shallower answer changed), and the
+    build drops it. Orders matter: a line the book left may still be reached another way."""
+    xs, os = moves[0::2], moves[1::2]
+    after = {
+        key: CUBE.canonical(*Board.from_moves([*c.moves, c.reply]).bits)
+        for key, c in answers.items()
+    }
+    done = (1 << len(xs)) - 1, (1 << len(os)) - 1
+    dead: set[tuple[int, int]] = set()  # (X's stones placed, O's) as masks of their indices
+
+    def reach(placed_x: int, placed_o: int, x: int, o: int) -> bool:
+        if (placed_x, placed_o) == done:
+            return True
+        if (placed_x, placed_o) in dead:
+            return False
+        if placed_x.bit_count() == placed_o.bit_count():  # X to move: any of its stones
+            found = any(
+                reach(placed_x | 1 << i, placed_o, x | 1 << cell, o)
+                for i, cell in enumerate(xs)
+                if not placed_x >> i & 1
+            )
+        else:
+            answer = after.get(CUBE.orient(o, x)[0])
+            found = any(
+                reach(placed_x, placed_o | 1 << i, x, o | 1 << cell)
+                for i, cell in enumerate(os)
+                if not placed_o >> i & 1
+                and (answer is None or CUBE.canonical(x, o | 1 << cell) == answer)
+            )
+        if not found:
+            dead.add((placed_x, placed_o))
+        return found
+
+    return reach(0, 0, 0, 0)
 
 
 def follows(game: list[int], stones: int, answers: dict[tuple[int, int], Choice]) -> bool:
