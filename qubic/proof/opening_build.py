@@ -323,7 +323,8 @@ def build(
     """Answer, with `choose`, every position of `shallow` to `deepest` stones, O to move, that
     the book in `out` lacks and that one of the `games` reaches while O's moves there follow
     the book (as answered so far); write the book with its answers and the new ones to `out`
-    (less those whose lines the book no longer follows) and return the new ones."""
+    (less those that no order of their moves reaches on the book: `on_book`) and return the
+    new ones."""
     answers = book_entries(out)
     alive = list(games)
     new: list[Choice] = []
@@ -347,20 +348,26 @@ def build(
                     flush=True,
                 )
             alive = [game for game in alive if follows(game, stones, answers)]
-    write(out, parse_cell(FIRST_MOVE), [c for c in answers.values() if on_book(c.moves, answers)])
+    after = replied(answers)
+    write(out, parse_cell(FIRST_MOVE), [c for c in answers.values() if on_book(c.moves, after)])
     return new
 
 
-def on_book(moves: list[int], answers: dict[tuple[int, int], Choice]) -> bool:
-    """Whether some order of `moves` (each side's stones in any order, the sides in turn)
-    reaches their position with O playing the book's answer wherever the book holds the
-    position: an entry that no order reaches is dead (a shallower answer changed), and the
-    build drops it. Orders matter: a line the book left may still be reached another way."""
-    xs, os = moves[0::2], moves[1::2]
-    after = {
+def replied(answers: dict[tuple[int, int], Choice]) -> dict[tuple[int, int], tuple[int, int]]:
+    """For each answered position (its key): the canonical position after the book's reply."""
+    return {
         key: CUBE.canonical(*Board.from_moves([*c.moves, c.reply]).bits)
         for key, c in answers.items()
     }
+
+
+def on_book(moves: list[int], after: dict[tuple[int, int], tuple[int, int]]) -> bool:
+    """Whether some order of `moves` (each side's stones in any order, the sides in turn)
+    reaches their position with O playing the book's answer (`after`, from `replied`)
+    wherever the book holds the position: an entry that no order reaches is dead (a shallower
+    answer changed), and the build drops it. Orders matter: a line the book left may still be
+    reached another way."""
+    xs, os = moves[0::2], moves[1::2]
     done = (1 << len(xs)) - 1, (1 << len(os)) - 1
     dead: set[tuple[int, int]] = set()  # (X's stones placed, O's) as masks of their indices
 
