@@ -383,7 +383,7 @@ def on_book(moves: list[int], after: dict[tuple[int, int], tuple[int, int]]) -> 
                 if not placed_x >> i & 1
             )
         else:
-            answer = after.get(CUBE.orient(o, x)[0])
+            answer = after.get(CUBE.canonical(o, x))
             found = any(
                 reach(placed_x, placed_o | 1 << i, x, o | 1 << cell)
                 for i, cell in enumerate(os)
