@@ -121,6 +121,35 @@ def test_its_threat_search_finds_the_python_searchs_lines_and_keeps_its_budget()
             )
 
 
+def test_its_fresh_threat_search_answers_as_a_new_python_search_does():
+    # The strategy's question at the book's positions and after its moves, at a budget that
+    # binds (the compiled search gives up and asks the Python one) and one that does not: the
+    # same line, the same none, the same running out.
+    from qubic.proof.fast_prover import ABORTED, FreshThreatSearch
+    from qubic.search.threats import OutOfBudget, ThreatSearch
+
+    def answer(search: ThreatSearch, me: int, you: int) -> object:
+        try:
+            return search.forced_win(me, you, shortest=False)
+        except OutOfBudget:
+            return "out of budget"
+
+    outcomes: set[str] = set()
+    handed_over = 0
+    fresh = {nodes: FreshThreatSearch(nodes) for nodes in (30, 200_000)}
+    for (x, o), cell in sorted(strategy.shipped().items())[::50]:
+        for me, you in ((x, o), (x | 1 << cell, o)):
+            if winning_mask(you, me) or winning_mask(me, you):
+                continue
+            for nodes, search in fresh.items():
+                expected = answer(ThreatSearch(nodes), me, you)
+                assert answer(search, me, you) == expected
+                handed_over += bool(search.tables.stats[ABORTED])
+                outcomes.add(expected if isinstance(expected, str) else type(expected).__name__)
+    assert outcomes == {"list", "NoneType", "out of budget"}
+    assert handed_over > 0
+
+
 def test_the_book_is_the_same_with_the_compiled_setup_search(tmp_path):
     # The setup search's threat searches compiled: the same book, byte for byte.
     from tests.test_solve import unprovable_root

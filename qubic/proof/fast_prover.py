@@ -44,6 +44,7 @@ HIGH_LINES = np.array(
 )
 EXHAUSTED = 1 << 62  # a refuted threat position whose every chain ran out before the depth
 RF_BITS = 18  # the setup search's table of refuted threat positions: 2**18 entries
+FRESH_RF_BITS = 14  # the same for `FreshThreatSearch`, cleared at every question
 UNLIMITED = 1 << 62  # a budget without a node limit
 
 # Popcount and lowest-bit constants (de Bruijn multiplication).
@@ -580,6 +581,33 @@ class FastThreatSearch(ThreatSearch):
         self.nodes += int(t.stats[T_NODES]) - before
         if t.stats[ABORTED]:
             raise OutOfBudget
-        line = [int(cell) for cell in t.line[:length]] if length else None
+        line = t.line[:length].tolist() if length else None
         self._answers[key] = line
         return line
+
+
+class FreshThreatSearch(ThreatSearch):
+    """The strategy's own question, `forced_win(..., shortest=False)` of a new
+    `ThreatSearch(nodes)` (`qubic.search.strategy.x_move`), answered exactly, compiled. Its
+    table is cleared for each question and forgets more than the Python search's, so the same
+    search, lowest cell first, finds the same line in at least as many positions: a question
+    it settles within `nodes` the Python search settles the same way, and one it cannot goes to
+    the Python search."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(nodes)
+        self.limit = nodes
+        self.tables = new_tables(tt_bits=2, rf_bits=FRESH_RF_BITS)
+
+    def forced_win(
+        self, me: int, you: int, max_threats: int = MAX_THREATS, shortest: bool = True
+    ) -> list[int] | None:
+        if shortest or max_threats != MAX_THREATS:
+            return ThreatSearch(self.limit).forced_win(me, you, max_threats, shortest)
+        t = self.tables
+        t.rf_val[:] = -1
+        t.stats[LEAF] = self.limit
+        length = int(_threat_win(np.uint64(me), np.uint64(you), t))
+        if t.stats[ABORTED]:
+            return ThreatSearch(self.limit).forced_win(me, you, shortest=False)
+        return t.line[:length].tolist() if length else None

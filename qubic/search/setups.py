@@ -86,9 +86,15 @@ class SetupSearch:
         if self.threats.forced_win(you, me, shortest=False) is not None:
             return False
         geometry = self.threats.geometry
+        mine, theirs = winning_mask(me, you, geometry), winning_mask(you, me, geometry)
         for cell in iter_bits(~(me | you) & geometry.full_mask):
             yours = you | 1 << cell
-            if still_forces(threat, me, yours, geometry):
+            # Only the lines through the reply change: each side's threes, known at once.
+            threes = (
+                mine & ~(1 << cell),
+                theirs & ~(1 << cell) | new_threats(yours, me, cell, geometry),
+            )
+            if still_forces(threat, me, yours, geometry, threes):
                 continue
             if self._attack(me, yours, setups) is None:
                 return False
