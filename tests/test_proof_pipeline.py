@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from qubic.core.notation import format_cell
 from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
 from qubic.search.strategy import SHIPPED
 from tests.test_prover import QUIET_WIN
+from tests.test_threats import COUNTERED
 
 # X wins here with a few quiet moves; the Python prover's units of 40 nodes cannot prove it
 # alone, so the upper tree grows and the book proves some units again.
@@ -144,6 +146,28 @@ def test_a_verify_killed_outright_resumes_and_counts_the_same(tmp_path: Path) ->
     assert re.search(r"\([\d,]+ done before\)", run.stdout), run.stdout
     counts = re.compile(r"positions walked: ([\d,]+)")
     assert counts.search(run.stdout)[1] == counts.search(whole.stdout)[1]  # type: ignore[index]
+
+
+def test_verify_counts_the_entries_under_either_leaf_rule(tmp_path: Path) -> None:
+    # X's only forced win here needs O's blocks to make threes: a leaf under our rule, an
+    # entry the strategy must hold under Patashnik's (forced wins by threats alone).
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="ascii")
+    moves = [format_cell(cell) for cell in COUNTERED]
+    needs = re.compile(r"entries the strategy needs \((\w+) leaf rule\): ([\d,]+)")
+    counted = {}
+    for leaf in ("ours", "patashnik"):
+        args = ["--book", str(empty), "--workers", "1", "--dir", str(tmp_path), "--leaf", leaf]
+        run = proof("verify", *moves, *args)
+        assert run.returncode == 0, run.stderr
+        assert "failures: 0" in run.stdout
+        found = needs.search(run.stdout)
+        assert found is not None and found[1] == leaf, run.stdout
+        counted[leaf] = int(found[2].replace(",", ""))
+    assert counted["ours"] == 0
+    assert counted["patashnik"] >= 1
+    refused = proof("verify", "--leaf", "allis")
+    assert refused.returncode == 2 and "invalid choice" in refused.stderr
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])

@@ -10,7 +10,7 @@ from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_cell
 from qubic.players.easy import EasyPlayer
 from qubic.players.hard import HardPlayer
-from qubic.search.threats import OutOfBudget, ThreatSearch
+from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch, winning_mask
 from tests.oracle import winning_first_moves
 from tests.scripted import moves, position
 
@@ -216,3 +216,37 @@ def test_a_new_budget_counts_from_now():
     used = search.nodes
     search.set_budget(nodes=10)
     assert search.node_limit == used + 10
+
+
+# X's only forced win here needs O's blocks to make threes, which X blocks with threats.
+COUNTERED = [57, 3, 47, 13, 33, 39, 24, 6, 32, 19]
+
+
+def test_the_pure_search_finds_no_win_that_needs_o_to_make_threes() -> None:
+    me, you = Board.from_moves(COUNTERED).bits
+    assert ThreatSearch(10**6).forced_win(me, you, shortest=False) is not None
+    assert PureThreatSearch(10**6).forced_win(me, you, shortest=False) is None
+
+
+def test_the_pure_search_s_wins_are_threats_whose_blocks_make_no_three() -> None:
+    rng = random.Random(8)
+    found = 0
+    for _ in range(300):
+        cells = rng.sample(range(64), 2 * rng.randrange(4, 9))
+        me, you = sum(1 << c for c in cells[0::2]), sum(1 << c for c in cells[1::2])
+        if winning_mask(me, you) or winning_mask(you, me):
+            continue
+        line = PureThreatSearch(10**6).forced_win(me, you, shortest=False)
+        if line is None:
+            continue
+        found += 1
+        assert ThreatSearch(10**6).forced_win(me, you, shortest=False) is not None
+        for attack, block in zip(line[0::2], line[1::2]):
+            me |= 1 << attack
+            assert winning_mask(me, you) == 1 << block  # a threat, blocked
+            you |= 1 << block
+            assert not winning_mask(you, me)  # the block makes no three
+        me |= 1 << line[-1]
+        wins = winning_mask(me, you)
+        assert wins & (wins - 1)  # two threats at once
+    assert found >= 5

@@ -32,7 +32,7 @@ from qubic.proof.pool import Journal, Workers, digest, run_tasks, workers
 from qubic.proof.progress import Progress
 from qubic.search import strategy
 from qubic.search.strategy import x_move
-from qubic.search.threats import lowest, winning_mask
+from qubic.search.threats import OutOfBudget, PureThreatSearch, lowest, winning_mask
 
 Mover = Callable[[int, int, strategy.Entries, Orientation | None], tuple[int, str] | None]
 QUIET = ("book", "setup")  # the reasons of the quiet moves a book must hold
@@ -274,6 +274,26 @@ def _walk(
     return result
 
 
+LEAVES = ("ours", "patashnik")  # the leaf rules a walk can count the strategy's entries under
+
+
+def pure_threats_move(
+    x: int, o: int, book: strategy.Entries, orientation: Orientation | None = None
+) -> tuple[int, str] | None:
+    """X's move under Patashnik's leaf rule: `x_move`'s, but a forced win by threats must be
+    one by threats alone (`PureThreatSearch`). Where X has only forced wins that need O's
+    blocks to make threes (answered by blocks that are threats), `x_move`'s move is one the
+    strategy must hold: a 'book' move."""
+    move = x_move(x, o, book, orientation)
+    if move is None or move[1] != "threats":
+        return move
+    try:
+        pure = PureThreatSearch(strategy.THREAT_NODES).forced_win(x, o, shortest=False)
+    except OutOfBudget:
+        pure = None
+    return (pure[0], "threats") if pure else (move[0], "book")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "moves",
@@ -293,6 +313,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2,
         help="processes walking the subtrees after O's replies (default 2; "
         "1 walks in this process alone)",
+    )
+    parser.add_argument(
+        "--leaf",
+        choices=LEAVES,
+        default="ours",
+        help="the leaf rule the entries are counted under: ours (X's forced wins by threats, "
+        "O's blocks may make threes that X blocks with threats) or patashnik (forced wins by "
+        "threats alone; the other positions count as entries); default ours",
     )
     add_place_arguments(parser)
 
@@ -330,7 +358,9 @@ def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         book = strategy.load(where.strategy)
     else:
         book = strategy.shipped()
-    return check(moves, book, where.verify_journal, args.workers, args.scheduler, args.limit)
+    return check(
+        moves, book, where.verify_journal, args.workers, args.scheduler, args.limit, leaf=args.leaf
+    )
 
 
 def check(
@@ -342,18 +372,23 @@ def check(
     limit: int | None = None,
     out: TextIO = sys.stdout,
     pool: Workers | None = None,
+    leaf: str = "ours",
 ) -> int:
     """Walk `book` from `moves` in `pool`'s workers, else `count` new ones (or a Dask
     cluster's; 1: here), resuming from the journal, print what it met, and give the exit
     status: 1 on any failure. A finished walk removes its journal: the next is a whole new
-    check."""
+    check. `leaf`: the rule the strategy's entries are counted under (`LEAVES`); the walk is
+    the same under each."""
     journal = Journal(journal_path)
     if pool is None and (count > 1 or scheduler):
         with workers(count, scheduler) as pool:
-            return check(moves, book, journal_path, limit=limit, out=out, pool=pool)
+            return check(moves, book, journal_path, limit=limit, out=out, pool=pool, leaf=leaf)
     executor, count = (None, 1) if pool is None else pool
     progress = Progress("verify", out, workers=count)
-    result = walk_lines([moves], book, executor, limit, journal=journal, progress=progress)
+    mover = pure_threats_move if leaf == "patashnik" else x_move
+    result = walk_lines(
+        [moves], book, executor, limit, mover=mover, journal=journal, progress=progress
+    )
     progress.finish(f"{result.positions:,} positions")
     journal.remove()
     print(f"positions walked: {result.positions:,} in {result.seconds:.1f} s", file=out)
@@ -363,6 +398,7 @@ def check(
         f"O's replies not blocking X's three (lost at once, not walked): {result.lost_at_once:,}",
         file=out,
     )
+    print(f"entries the strategy needs ({leaf} leaf rule): {len(result.quiet):,}", file=out)
     print(f"failures: {len(result.failures):,}", file=out)
     for line in result.failures[:10]:
         print("  " + " ".join(format_cell(cell) for cell in line), file=out)

@@ -203,6 +203,17 @@ class ThreatSearch:
         return None
 
 
+class PureThreatSearch(ThreatSearch):
+    """Forced wins by threats alone: chains in which the defender's blocks never make a
+    threat of its own (which `ThreatSearch` lets the attacker answer with a block that is a
+    threat). Patashnik's leaf rule, for counting a strategy under it; never used in play."""
+
+    def _attack(self, me: int, you: int, twos: int, theirs: int, depth: int) -> list[int] | None:
+        if theirs:
+            return None
+        return super()._attack(me, you, twos, theirs, depth)
+
+
 def still_forces(
     line: list[int],
     me: int,
