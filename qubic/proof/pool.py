@@ -53,8 +53,9 @@ def local_pool(count: int) -> ProcessPoolExecutor:
 @contextlib.contextmanager
 def workers(count: int, scheduler: str | None = None) -> Iterator[Workers]:
     """`count` local worker processes, or, given a `scheduler` address, the Dask cluster's
-    workers (their threads, counted). Left by an exception (a stop), the local workers are
-    ended at once, their tasks in flight lost."""
+    workers (their threads, counted). Left, the local workers are ended at once with any
+    task still in flight: a stop's, or a unit the solver no longer needs (its proof came
+    another way), which would otherwise hold a worker for minutes."""
     if scheduler:
         try:
             from distributed import Client
@@ -76,10 +77,8 @@ def workers(count: int, scheduler: str | None = None) -> Iterator[Workers]:
     pool = local_pool(count)
     try:
         yield Workers(pool, count)
-    except BaseException:
+    finally:
         stop_pool(pool)
-        raise
-    pool.shutdown()
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:

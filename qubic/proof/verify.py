@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -30,9 +30,16 @@ from qubic.core.symmetry import line_profile, orbit_representatives, stabilizer
 from qubic.proof.checkpoint import place
 from qubic.proof.pool import Journal, Workers, digest, run_tasks, workers
 from qubic.proof.progress import Progress
+from qubic.proof.unit import fast_prover_available
 from qubic.search import strategy
 from qubic.search.strategy import x_move
-from qubic.search.threats import OutOfBudget, PureThreatSearch, lowest, winning_mask
+from qubic.search.threats import (
+    OutOfBudget,
+    PureThreatSearch,
+    ThreatSearch,
+    lowest,
+    winning_mask,
+)
 
 Mover = Callable[[int, int, strategy.Entries, Orientation | None], tuple[int, str] | None]
 QUIET = ("book", "setup")  # the reasons of the quiet moves a book must hold
@@ -274,6 +281,25 @@ def _walk(
     return result
 
 
+@cache
+def strategy_threats(fast: bool) -> ThreatSearch | None:
+    """The threat search that answers `x_move`'s question as its own new one would: compiled
+    when `fast` (`FreshThreatSearch`, the solver extra), else None, `x_move`'s default."""
+    if not fast:
+        return None
+    from qubic.proof.fast_prover import FreshThreatSearch  # numba: the solver extra
+
+    return FreshThreatSearch(strategy.THREAT_NODES)
+
+
+def compiled_x_move(
+    x: int, o: int, book: strategy.Entries, orientation: Orientation | None = None
+) -> tuple[int, str] | None:
+    """`x_move`, its forced wins by threats found by the compiled search (the same answers).
+    The walk plays every line to its end, so its verdict never rests on the search."""
+    return x_move(x, o, book, orientation, search=strategy_threats(True))
+
+
 LEAVES = ("ours", "patashnik")  # the leaf rules a walk can count the strategy's entries under
 
 
@@ -373,19 +399,24 @@ def check(
     out: TextIO = sys.stdout,
     pool: Workers | None = None,
     leaf: str = "ours",
+    fast: bool | None = None,
 ) -> int:
     """Walk `book` from `moves` in `pool`'s workers, else `count` new ones (or a Dask
     cluster's; 1: here), resuming from the journal, print what it met, and give the exit
     status: 1 on any failure. A finished walk removes its journal: the next is a whole new
-    check. `leaf`: the rule the strategy's entries are counted under (`LEAVES`); the walk is
-    the same under each."""
+    check. `leaf`: the rule the strategy's entries are counted under (`LEAVES`). `fast`: X's
+    forced wins found by the compiled search (default: when the solver extra is installed)."""
     journal = Journal(journal_path)
     if pool is None and (count > 1 or scheduler):
         with workers(count, scheduler) as pool:
-            return check(moves, book, journal_path, limit=limit, out=out, pool=pool, leaf=leaf)
+            return check(
+                moves, book, journal_path, limit=limit, out=out, pool=pool, leaf=leaf, fast=fast
+            )
     executor, count = (None, 1) if pool is None else pool
     progress = Progress("verify", out, workers=count)
-    mover = pure_threats_move if leaf == "patashnik" else x_move
+    if fast is None:
+        fast = fast_prover_available()
+    mover = pure_threats_move if leaf == "patashnik" else compiled_x_move if fast else x_move
     result = walk_lines(
         [moves], book, executor, limit, mover=mover, journal=journal, progress=progress
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Executor
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
@@ -21,10 +21,10 @@ from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
 from qubic.proof.unit import UNIT_WIDTH, unit
-from qubic.proof.verify import Walk, walk_lines
+from qubic.proof.verify import Walk, strategy_threats, walk_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
-from qubic.search.strategy import THREAT_NODES, Entries, format_entries, lookup, x_move
+from qubic.search.strategy import Entries, format_entries, lookup, x_move
 from qubic.search.threats import OutOfBudget, ThreatSearch
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
@@ -67,17 +67,6 @@ def setup_first(
         cell = lookup(book, x, o, orientation)
         move = None if cell is None else (cell, "book")
     return move
-
-
-@cache
-def strategy_threats(fast: bool) -> ThreatSearch | None:
-    """The threat search that answers `x_move`'s question as its own new one would: compiled
-    when `fast` (`FreshThreatSearch`, the solver extra), else None, `x_move`'s default."""
-    if not fast:
-        return None
-    from qubic.proof.fast_prover import FreshThreatSearch  # numba: the solver extra
-
-    return FreshThreatSearch(THREAT_NODES)
 
 
 def new_setup_search(fast: bool) -> SetupSearch:
