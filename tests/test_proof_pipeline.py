@@ -154,7 +154,9 @@ def test_verify_counts_the_entries_under_either_leaf_rule(tmp_path: Path) -> Non
     empty = tmp_path / "empty.txt"
     empty.write_text("", encoding="ascii")
     moves = [format_cell(cell) for cell in COUNTERED]
-    needs = re.compile(r"entries the strategy needs \((\w+) leaf rule\): ([\d,]+)")
+    needs = re.compile(
+        r"entries the strategy needs \((\w+) leaf rule\): ([\d,]+) \(0 of the book's 0"
+    )
     counted = {}
     for leaf in ("ours", "patashnik"):
         args = ["--book", str(empty), "--workers", "1", "--dir", str(tmp_path), "--leaf", leaf]

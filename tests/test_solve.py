@@ -368,3 +368,17 @@ def test_the_closing_line_counts_the_proved_moves_replies(tmp_path):
         assert solver.solve(executor, 1, None, progress) is True
     closing = re.search(r"solve: (\d+)/(\d+) of O's replies proved in", out.getvalue())
     assert closing and closing[1] == closing[2] and int(closing[2]) > 1, out.getvalue()
+
+
+def test_leaving_the_workers_ends_a_task_still_running() -> None:
+    # A unit the solver no longer needs must not hold a worker into the next step.
+    from qubic.proof.pool import workers
+
+    began = time.perf_counter()
+    with workers(1) as (executor, _):
+        future = executor.submit(time.sleep, 60)
+        time.sleep(0.5)  # the worker has taken it
+        assert future.running()
+    assert time.perf_counter() - began < 20
+    with workers(1) as (executor, _):  # and the next workers run
+        assert executor.submit(abs, -3).result(timeout=20) == 3

@@ -292,32 +292,32 @@ def strategy_threats(fast: bool) -> ThreatSearch | None:
     return FreshThreatSearch(strategy.THREAT_NODES)
 
 
-def compiled_x_move(
-    x: int, o: int, book: strategy.Entries, orientation: Orientation | None = None
-) -> tuple[int, str] | None:
-    """`x_move`, its forced wins by threats found by the compiled search (the same answers).
-    The walk plays every line to its end, so its verdict never rests on the search."""
-    return x_move(x, o, book, orientation, search=strategy_threats(True))
-
-
 LEAVES = ("ours", "patashnik")  # the leaf rules a walk can count the strategy's entries under
 
 
-def pure_threats_move(
-    x: int, o: int, book: strategy.Entries, orientation: Orientation | None = None
-) -> tuple[int, str] | None:
-    """X's move under Patashnik's leaf rule: `x_move`'s, but a forced win by threats must be
-    one by threats alone (`PureThreatSearch`). Where X has only forced wins that need O's
-    blocks to make threes (answered by blocks that are threats), `x_move`'s move is one the
-    strategy must hold: a 'book' move."""
-    move = x_move(x, o, book, orientation)
-    if move is None or move[1] != "threats":
-        return move
-    try:
-        pure = PureThreatSearch(strategy.THREAT_NODES).forced_win(x, o, shortest=False)
-    except OutOfBudget:
-        pure = None
-    return (pure[0], "threats") if pure else (move[0], "book")
+class StrategyMover:
+    """X's moves as the strategy plays them (`x_move`), for a walk: its forced wins by threats
+    found by the compiled search if `fast` (the same answers; the walk plays every line to its
+    end, so its verdict never rests on the search), and under the `leaf` rule. Under
+    Patashnik's, a forced win must be one by threats alone (`PureThreatSearch`): where X's
+    only forced wins need O's blocks to make threes (answered by blocks that are threats),
+    X's move is one the strategy must hold, a 'book' move."""
+
+    def __init__(self, fast: bool = False, leaf: str = "ours") -> None:
+        self.fast, self.leaf = fast, leaf
+        self.__name__ = f"x_move[fast={fast}, leaf={leaf}]"  # the journal's name for it
+
+    def __call__(
+        self, x: int, o: int, book: strategy.Entries, orientation: Orientation | None = None
+    ) -> tuple[int, str] | None:
+        move = x_move(x, o, book, orientation, search=strategy_threats(self.fast))
+        if self.leaf == "ours" or move is None or move[1] != "threats":
+            return move
+        try:
+            pure = PureThreatSearch(strategy.THREAT_NODES).forced_win(x, o, shortest=False)
+        except OutOfBudget:
+            pure = None
+        return (pure[0], "threats") if pure else (move[0], "book")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -414,9 +414,7 @@ def check(
             )
     executor, count = (None, 1) if pool is None else pool
     progress = Progress("verify", out, workers=count)
-    if fast is None:
-        fast = fast_prover_available()
-    mover = pure_threats_move if leaf == "patashnik" else compiled_x_move if fast else x_move
+    mover = StrategyMover(fast_prover_available() if fast is None else fast, leaf)
     result = walk_lines(
         [moves], book, executor, limit, mover=mover, journal=journal, progress=progress
     )
@@ -429,7 +427,12 @@ def check(
         f"O's replies not blocking X's three (lost at once, not walked): {result.lost_at_once:,}",
         file=out,
     )
-    print(f"entries the strategy needs ({leaf} leaf rule): {len(result.quiet):,}", file=out)
+    held = sum(1 for key in result.quiet if key in book)
+    print(
+        f"entries the strategy needs ({leaf} leaf rule): {len(result.quiet):,} "
+        f"({held:,} of the book's {len(book):,}, {len(result.quiet) - held:,} more)",
+        file=out,
+    )
     print(f"failures: {len(result.failures):,}", file=out)
     for line in result.failures[:10]:
         print("  " + " ".join(format_cell(cell) for cell in line), file=out)
