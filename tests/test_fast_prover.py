@@ -150,6 +150,29 @@ def test_its_fresh_threat_search_answers_as_a_new_python_search_does():
     assert handed_over > 0
 
 
+def test_its_setup_search_answers_as_the_python_one_does():
+    # At the book's positions, at a budget that binds and one that does not: the same move,
+    # the same none, the same running out, a new search for each question.
+    from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch
+    from qubic.search.setups import SetupSearch
+    from qubic.search.threats import OutOfBudget
+
+    def answer(search: SetupSearch, x: int, o: int, nodes: int) -> object:
+        search.threats.set_budget(nodes)
+        try:
+            return search.forced_win(x, o, 2)
+        except OutOfBudget:
+            return "out of budget"
+
+    outcomes: set[str] = set()
+    for (x, o), _ in sorted(strategy.shipped().items())[::300]:
+        for nodes in (100_000, 2_000_000):
+            expected = answer(SetupSearch(FastThreatSearch(nodes)), x, o, nodes)
+            assert answer(FastSetupSearch(FastThreatSearch(nodes)), x, o, nodes) == expected
+            outcomes.add(expected if isinstance(expected, str) else type(expected).__name__)
+    assert outcomes == {"int", "NoneType", "out of budget"}
+
+
 def test_the_book_is_the_same_with_the_compiled_setup_search(tmp_path):
     # The setup search's threat searches compiled: the same book, byte for byte.
     from tests.test_solve import unprovable_root

@@ -24,6 +24,7 @@ from numba import njit
 from qubic.core.geometry import CUBE
 from qubic.search import prover
 from qubic.search.prover import INF, LEAF_NODES, PROVED, X_WIDTH, Result, proof_moves, status
+from qubic.search.setups import MAX_SETUPS, SetupSearch
 from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch
 
 ZERO = np.uint64(0)
@@ -263,12 +264,12 @@ def _threat_win(me, you, t):
                     high_twos |= BIT[i - 64]
         elif (me & mask) == ZERO and _popcount(you & mask) == 3:
             theirs |= mask & ~you
+    stats = t.stats
+    stats[ABORTED] = 0  # (also for a win at once: the caller reads it)
     if wins != ZERO:
         t.line[0] = _lowest(wins)
         return 1
-    stats = t.stats
     stats[T_LIMIT] = stats[T_NODES] + stats[LEAF]
-    stats[ABORTED] = 0
     if _attack(me, you, low_twos, high_twos, theirs, MAX_THREATS, 0, t):
         return stats[LINE_LENGTH]
     return 0
@@ -279,11 +280,16 @@ def _still_wins(length, me, you, cell, t):
     """Whether the forced win of `me` in `t.line` still works after `you` takes `cell`
     (`qubic.search.threats.still_forces`; neither side has a three before that move)."""
     you = you | BIT[cell]
-    mine = ZERO
-    theirs = _new_threats(you, me, cell)
+    return _still_forces(t.line, length, me, you, ZERO, _new_threats(you, me, cell))
+
+
+@njit(cache=True)
+def _still_forces(line, length, me, you, mine, theirs):
+    """`qubic.search.threats.still_forces`: whether the forced win of `me` in `line[:length]`
+    still wins from here, `mine` and `theirs` each side's winning cells."""
     last = length - 1
     for i in range(0, length, 2):
-        c = t.line[i]
+        c = line[i]
         bit = BIT[c]
         if ((me | you) & bit) != ZERO:
             return False
@@ -295,7 +301,7 @@ def _still_wins(length, me, you, cell, t):
         made = _new_threats(me, you, c)
         if i == last:
             return (made & (made - ONE)) != ZERO
-        block = t.line[i + 1]
+        block = line[i + 1]
         if made != BIT[block]:
             return False
         you = you | made
@@ -611,3 +617,182 @@ class FreshThreatSearch(ThreatSearch):
         if t.stats[ABORTED]:
             return ThreatSearch(self.limit).forced_win(me, you, shortest=False)
         return t.line[:length].tolist() if length else None
+
+
+# The setup search (`qubic.search.setups`), compiled whole: one call per question, where the
+# Python search crosses into compiled code for each of its threat searches (some ten thousand
+# a question, each paying the crossing).
+
+SETUP_BITS = 16  # the setup search's tables: 2**16 threat answers and refuted setup positions
+LINE_CELLS = 2 * MAX_THREATS + 2  # the longest forced win a threat answer holds
+SETUP_OUT = -2  # the setup search ran out of its budget
+
+
+class SetupTables(NamedTuple):
+    """A compiled setup search's memory: threat answers by position (`ans_*`, length -1 for
+    an empty slot, 0 for no win), positions refuted with so many setups (`sr_*`), and the
+    threat-search node count at which the question runs out (`limit`)."""
+
+    ans_key: np.ndarray
+    ans_len: np.ndarray
+    ans_line: np.ndarray
+    sr_key: np.ndarray
+    sr_val: np.ndarray
+    limit: np.ndarray
+
+
+def new_setup_tables(bits: int = SETUP_BITS) -> SetupTables:
+    return SetupTables(
+        np.zeros((1 << bits, 2), dtype=np.uint64),
+        np.full(1 << bits, -1, dtype=np.int64),
+        np.zeros((1 << bits, LINE_CELLS), dtype=np.int64),
+        np.zeros((1 << bits, 2), dtype=np.uint64),
+        np.full(1 << bits, -1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
+
+
+@njit
+def _threat_answer(me, you, s, t):
+    """The slot of `s` holding the forced win by threats of `me` to move (its length 0 if
+    none), searched once; -1 when the budget ran out."""
+    slot = np.int64(_hash(me, you) & np.uint64(s.ans_len.shape[0] - 1))
+    if s.ans_len[slot] >= 0 and s.ans_key[slot, 0] == me and s.ans_key[slot, 1] == you:
+        return slot
+    stats = t.stats
+    if stats[T_NODES] > s.limit[0]:
+        stats[ABORTED] = 1
+        return -1
+    stats[LEAF] = max(1, s.limit[0] - stats[T_NODES])
+    length = _threat_win(me, you, t)
+    if stats[ABORTED]:
+        return -1
+    s.ans_key[slot, 0] = me
+    s.ans_key[slot, 1] = you
+    s.ans_len[slot] = length
+    for i in range(length):
+        s.ans_line[slot, i] = t.line[i]
+    return slot
+
+
+@njit
+def _setup_attack(me, you, setups, s, t):
+    """`SetupSearch._attack`: a winning first move of `me` with at most `setups` setups, -1
+    if none, SETUP_OUT when the budget ran out."""
+    slot = _threat_answer(me, you, s, t)
+    if slot < 0:
+        return SETUP_OUT
+    if s.ans_len[slot] > 0:
+        return s.ans_line[slot, 0]
+    if setups == 0:
+        return -1
+    rs = np.int64(_hash(me, you) & np.uint64(s.sr_val.shape[0] - 1))
+    if s.sr_key[rs, 0] == me and s.sr_key[rs, 1] == you and s.sr_val[rs] >= setups:
+        return -1
+    theirs = _win_cells(you, me)
+    if (theirs & (theirs - ONE)) != ZERO:
+        return -1
+    if theirs != ZERO:
+        cells = BIT[_lowest(theirs)]
+    else:  # empty cells on a line we hold and they do not
+        cells = ZERO
+        for i in range(LINES.shape[0]):
+            mask = LINES[i]
+            if (me & mask) != ZERO and (you & mask) == ZERO:
+                cells |= mask
+        cells &= ~(me | you) & FULL
+    while cells != ZERO:
+        cell = _lowest(cells)
+        cells ^= BIT[cell]
+        mine = me | BIT[cell]
+        block = _new_threats(mine, you, cell)
+        if block != ZERO:  # a threat: its block is forced, and the setups after it decide
+            found = _setup_attack(mine, you | block, setups, s, t)
+            if found == SETUP_OUT:
+                return SETUP_OUT
+            if found >= 0:
+                return cell
+            continue
+        slot = _threat_answer(mine, you, s, t)
+        if slot < 0:
+            return SETUP_OUT
+        length = s.ans_len[slot]
+        if length > 0:
+            line = s.ans_line[slot, :length].copy()  # the slot may be taken while we use it
+            refuted = _refutations_fail(mine, you, line, length, setups - 1, s, t)
+            if refuted == SETUP_OUT:
+                return SETUP_OUT
+            if refuted == 1:
+                return cell
+    s.sr_key[rs, 0] = me
+    s.sr_key[rs, 1] = you
+    s.sr_val[rs] = setups
+    return -1
+
+
+@njit
+def _refutations_fail(me, you, line, length, setups, s, t):
+    """`SetupSearch._refutations_fail`: 1 if every reply of `you` to our threat `line` loses,
+    0 if one does not, SETUP_OUT when the budget ran out."""
+    slot = _threat_answer(you, me, s, t)
+    if slot < 0:
+        return SETUP_OUT
+    if s.ans_len[slot] > 0:
+        return 0
+    mine = _win_cells(me, you)
+    theirs = _win_cells(you, me)
+    empty = ~(me | you) & FULL
+    while empty != ZERO:
+        cell = _lowest(empty)
+        empty ^= BIT[cell]
+        yours = you | BIT[cell]
+        threes = (theirs & ~BIT[cell]) | _new_threats(yours, me, cell)
+        if _still_forces(line, length, me, yours, mine & ~BIT[cell], threes):
+            continue
+        found = _setup_attack(me, yours, setups, s, t)
+        if found == SETUP_OUT:
+            return SETUP_OUT
+        if found < 0:
+            return 0
+    return 1
+
+
+@njit
+def _setup_win(me, you, max_setups, s, t):
+    for setups in range(max_setups + 1):
+        found = _setup_attack(me, you, setups, s, t)
+        if found != -1:
+            return found
+    return -1
+
+
+class FastSetupSearch(SetupSearch):
+    """`SetupSearch` compiled whole, over a `FastThreatSearch`'s tables and budget: the same
+    search, lowest cell first, so the same move where neither runs out. What it remembers
+    (threat answers, refuted setups) lives in fixed-size tables of its own, which forget on
+    collision, so near its budget it may run out where the Python search would not."""
+
+    def __init__(self, threats: FastThreatSearch) -> None:
+        super().__init__(threats)
+        self.fast_threats = threats
+        self.tables = new_setup_tables()
+
+    def forced_win(
+        self,
+        me: int,
+        you: int,
+        max_setups: int = MAX_SETUPS,
+        nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> int | None:
+        if nodes is not None or seconds is not None:
+            return super().forced_win(me, you, max_setups, nodes, seconds)
+        threats = self.fast_threats
+        t = threats.tables
+        start = int(t.stats[T_NODES])
+        self.tables.limit[0] = start + min(UNLIMITED, threats.node_limit - threats.nodes)
+        found = int(_setup_win(np.uint64(me), np.uint64(you), max_setups, self.tables, t))
+        threats.nodes += int(t.stats[T_NODES]) - start
+        if found == SETUP_OUT:
+            raise OutOfBudget
+        return None if found < 0 else found

@@ -72,9 +72,9 @@ def setup_first(
 def new_setup_search(fast: bool) -> SetupSearch:
     """A setup search for `setup_first`, its threat searches compiled if `fast`."""
     if fast:
-        from qubic.proof.fast_prover import FastThreatSearch  # numba: the solver extra
+        from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch  # the solver extra
 
-        return SetupSearch(FastThreatSearch(SETUP_NODES))
+        return FastSetupSearch(FastThreatSearch(SETUP_NODES))
     return SetupSearch(ThreatSearch(SETUP_NODES))
 
 
