@@ -49,8 +49,8 @@ def setup_first(
 ) -> tuple[int, str] | None:
     """X's move as the book's walk plays it, and why: a win, a block or a forced win by
     threats as level perfect finds them, else a win with at most `setups` setups ('setup'),
-    else the book's move; None if there is none of them. `fast`: the setup search's threat
-    searches compiled (`FastThreatSearch`, the solver extra), the same search, some tens of
+    else the book's move; None if there is none of them. `fast`: the searches compiled
+    (`FreshThreatSearch` and `FastSetupSearch`, the solver extra), the same searches, many
     times faster. `search`: a setup search to ask (with SETUP_NODES more positions), keeping
     what it learnt before, rather than a new one."""
     move = x_move(x, o, {}, search=strategy_threats(fast))
@@ -70,7 +70,7 @@ def setup_first(
 
 
 def new_setup_search(fast: bool) -> SetupSearch:
-    """A setup search for `setup_first`, its threat searches compiled if `fast`."""
+    """A setup search for `setup_first`, compiled if `fast`."""
     if fast:
         from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch  # the solver extra
 
