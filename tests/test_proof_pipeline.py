@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from qubic.core.notation import format_cell
+from qubic.core.board import Board
+from qubic.core.notation import format_cell, parse_cell
 from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
-from qubic.search.strategy import SHIPPED
+from qubic.search.strategy import SHIPPED, load, x_move
 from tests.test_prover import QUIET_WIN
 from tests.test_threats import COUNTERED
 
@@ -146,6 +147,20 @@ def test_a_verify_killed_outright_resumes_and_counts_the_same(tmp_path: Path) ->
     assert re.search(r"\([\d,]+ done before\)", run.stdout), run.stdout
     counts = re.compile(r"positions walked: ([\d,]+)")
     assert counts.search(run.stdout)[1] == counts.search(whole.stdout)[1]  # type: ignore[index]
+
+
+def test_all_from_o_to_move_walks_each_of_o_s_replies(built: Path, tmp_path: Path) -> None:
+    x, o = Board.from_moves([parse_cell(cell) for cell in QUIET_WIN.split()]).bits
+    move = x_move(x, o, load(built / "strategy.txt"))
+    assert move is not None
+    cell = move[0]
+    after = ["--start", *QUIET_WIN.split(), format_cell(cell), "--prover", "python"]
+    run = proof("all", "--dir", str(tmp_path), "--unit-nodes", "40", "--workers", "1", *after)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "failures: 0" in run.stdout
+    assert len(load(tmp_path / "strategy.txt")) >= 1  # the quiet moves below O's replies
+    walked = proof("verify", *after[1:-2], "--dir", str(tmp_path), "--workers", "1")
+    assert walked.returncode == 0 and "failures: 0" in walked.stdout, walked.stdout
 
 
 def test_verify_counts_the_entries_under_either_leaf_rule(tmp_path: Path) -> None:

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from qubic.core.board import Board
+from qubic.core.board import Board, iter_bits
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.progress import Progress
 from qubic.proof.solve import Solver
 from qubic.proof.verify import walk
-from qubic.proof.writer import SETUPS, BookMover, setup_first, unit_root, write_book
+from qubic.proof.writer import SETUPS, setup_first, unit_root, write_book
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from tests.test_prover import QUIET_WIN, bits
@@ -138,29 +138,28 @@ def test_the_book_plays_wins_with_setups_before_the_proofs_moves(tmp_path):
     assert played.answered["setup"] > 0 and played.quiet == books[-1]
 
 
-def test_one_setup_search_serves_a_part_of_the_walk_and_each_part_starts_afresh(tmp_path):
+def test_the_books_walk_plays_one_move_per_class_and_the_book_holds_only_what_is_reached(
+    tmp_path,
+):
     path, moves = unprovable_root(tmp_path)
     book_path = tmp_path / "strategy.txt"
     assert write_book(Checkpoint(path), book_path, moves, "python", 1_500, io.StringIO()) == 0
     book = strategy.load(book_path)
-    # The mover that keeps its setup search plays what a new search for each position plays.
-    kept = walk(moves, book, mover=BookMover())
-    anew = walk(moves, book, mover=setup_first)
-    assert kept.answered == anew.answered and kept.quiet == anew.quiet
-    assert kept.answered["setup"] > 0
-
-    made: list[BookMover] = []
-
-    class Counting(BookMover):
-        def fresh(self) -> BookMover:
-            made.append(BookMover())
-            return made[-1]
-
-    mover = Counting()
-    walk(moves, book, mover=mover)
-    walk(moves, book, mover=mover)
-    assert len(made) == 2 and made[0] is not made[1]
-    assert mover._search is None  # the walks asked only their fresh movers
+    # Perfect's walk meets every entry the build wrote, and no position without one.
+    assert walk(moves, book).quiet == book
+    # A win with setups is the same move in whatever image of its class the walk meets.
+    setups = 0
+    for (x, o), cell in book.items():
+        move = setup_first(x, o, {})
+        if move is None:
+            continue
+        setups += 1
+        assert move == (cell, "setup")
+        for symmetry in CUBE.symmetries[1:192:37]:
+            image_x = sum(1 << symmetry[c] for c in iter_bits(x))
+            image_o = sum(1 << symmetry[c] for c in iter_bits(o))
+            assert setup_first(image_x, image_o, {}) == (symmetry[cell], "setup")
+    assert setups > 0
 
 
 def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):

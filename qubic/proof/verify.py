@@ -90,6 +90,19 @@ def walk(
     return walk_lines([moves], book, executor, limit, mover)
 
 
+def x_lines(moves: list[int]) -> list[list[int]]:
+    """The lines from `moves` to X's turn: `moves` itself when X is to move, else `moves` and
+    each of O's replies (once per class under the position's symmetries; the block alone when
+    X has a three)."""
+    if len(moves) % 2 == 0:
+        return [moves]
+    x, o = Board.from_moves(moves).bits
+    mine = winning_mask(x, o)
+    empty = CUBE.full_mask & ~(x | o)
+    replies = [lowest(mine)] if mine else orbit_representatives(empty, stabilizer(CUBE, x, o))
+    return [[*moves, reply] for reply in replies]
+
+
 def walk_lines(
     lines: list[list[int]],
     book: strategy.Entries,
@@ -213,9 +226,6 @@ def _walk(
     with the lines to O's replies to them left in `frontier`. `book_key`: the book's digest,
     under which this process keeps what it derives from the book for the next part."""
     start = time.perf_counter()
-    fresh = getattr(mover, "fresh", None)
-    if fresh is not None:  # a mover that learns as it goes (the book's) starts each part anew
-        mover = fresh()
     result = Walk()
     seen: set[tuple[int, int]] = set()
     stack: list[tuple[int, int, Trail]] = []
@@ -325,7 +335,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "moves",
         nargs="*",
         metavar="MOVE",
-        help="walk from the position after these moves (X to move); default the empty cube",
+        help="walk from the position after these moves (after each of O's replies when O is "
+        "to move); default the empty cube",
     )
     parser.add_argument(
         "--book", type=Path, help="a strategy file (default: DIR's, else the package's)"
@@ -375,8 +386,6 @@ def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         Board.from_moves(moves)
     except ValueError as error:
         parser.error(f"bad moves: {error}")
-    if len(moves) % 2:
-        parser.error("give an even number of moves: the walk starts with X to move")
     where = place(args.dir)
     if args.book is not None:
         book = strategy.load(args.book)
@@ -416,7 +425,7 @@ def check(
     progress = Progress("verify", out, workers=count)
     mover = StrategyMover(fast_prover_available() if fast is None else fast, leaf)
     result = walk_lines(
-        [moves], book, executor, limit, mover=mover, journal=journal, progress=progress
+        x_lines(moves), book, executor, limit, mover=mover, journal=journal, progress=progress
     )
     progress.finish(f"{result.positions:,} positions")
     journal.remove()

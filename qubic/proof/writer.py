@@ -21,7 +21,7 @@ from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
 from qubic.proof.unit import UNIT_WIDTH, unit
-from qubic.proof.verify import Walk, strategy_threats, walk_lines
+from qubic.proof.verify import Mover, Walk, strategy_threats, walk_lines, x_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
 from qubic.search.strategy import Entries, format_entries, lookup, x_move
@@ -33,9 +33,6 @@ EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of 
 
 SETUPS = 2  # the most setups of the wins the walk plays before the proof's moves
 SETUP_NODES = 2_000_000  # threat-search positions for each of those searches
-RENEW_NODES = 20_000_000  # threat-search positions after which the walk's setup search is
-# replaced by a new one: what it remembers grows with them (a walk of 300,000 positions: 1.2
-# GB never replaced, 485 MB at this bound, and 11% faster than a new search at each position)
 
 
 def setup_first(
@@ -45,24 +42,25 @@ def setup_first(
     orientation: Orientation | None = None,
     setups: int = SETUPS,
     fast: bool = False,
-    search: SetupSearch | None = None,
 ) -> tuple[int, str] | None:
     """X's move as the book's walk plays it, and why: a win, a block or a forced win by
     threats as level perfect finds them, else a win with at most `setups` setups ('setup'),
     else the book's move; None if there is none of them. `fast`: the searches compiled
     (`FreshThreatSearch` and `FastSetupSearch`, the solver extra), the same searches, many
-    times faster. `search`: a setup search to ask (with SETUP_NODES more positions), keeping
-    what it learnt before, rather than a new one."""
+    times faster. The setup search is a new one, asked about the position's canonical image:
+    its answer depends on the class alone, not on the orientation the walk met it in nor on
+    what was asked before, so every line through a class plays the same move there and the
+    book holds no entry the strategy does not reach."""
     move = x_move(x, o, {}, search=strategy_threats(fast))
     if move is None:
-        if search is None:
-            search = new_setup_search(fast)
-        search.threats.set_budget(SETUP_NODES)
+        orientation = orientation or CUBE.orient(x, o)
+        (image_x, image_o), symmetry = orientation
+        search = new_setup_search(fast)
         try:
-            cell = search.forced_win(x, o, setups)
+            cell = search.forced_win(image_x, image_o, setups)
         except OutOfBudget:
             cell = None
-        move = None if cell is None else (cell, "setup")
+        move = None if cell is None else (symmetry.index(cell), "setup")
     if move is None:
         cell = lookup(book, x, o, orientation)
         move = None if cell is None else (cell, "book")
@@ -70,35 +68,12 @@ def setup_first(
 
 
 def new_setup_search(fast: bool) -> SetupSearch:
-    """A setup search for `setup_first`, compiled if `fast`."""
+    """A new setup search of SETUP_NODES positions for `setup_first`, compiled if `fast`."""
     if fast:
         from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch  # the solver extra
 
         return FastSetupSearch(FastThreatSearch(SETUP_NODES))
     return SetupSearch(ThreatSearch(SETUP_NODES))
-
-
-class BookMover:
-    """`setup_first` as the book's walk asks it, with one setup search for all the positions of
-    a part of the walk: what it learnt at one position (setups refuted, threat lines) serves
-    the next, until RENEW_NODES bounds what it holds. The walk takes a `fresh()` one for each
-    part, so that a part's moves depend on the part alone, not on what its process walked
-    before."""
-
-    def __init__(self, setups: int = SETUPS, fast: bool = False) -> None:
-        self.setups, self.fast = setups, fast
-        self.__name__ = f"setup_first[setups={setups}, fast={fast}]"  # the journal's name for it
-        self._search: SetupSearch | None = None
-
-    def fresh(self) -> BookMover:
-        return BookMover(self.setups, self.fast)
-
-    def __call__(
-        self, x: int, o: int, book: Entries, orientation: Orientation | None = None
-    ) -> tuple[int, str] | None:
-        if self._search is None or self._search.threats.nodes > RENEW_NODES:
-            self._search = new_setup_search(self.fast)
-        return setup_first(x, o, book, orientation, self.setups, self.fast, self._search)
 
 
 class Gap(NamedTuple):
@@ -206,7 +181,7 @@ def write_book(
         return int(done["status"])
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
-    mover = BookMover(setups, fast=prover == "fast") if setups else x_move
+    mover: Mover = partial(setup_first, setups=setups, fast=prover == "fast") if setups else x_move
     passes = 1
 
     def progress(what: str, how: str) -> Progress:
@@ -229,7 +204,7 @@ def write_book(
             walking.finish(f"{found.positions:,} positions")
         return found
 
-    result = walk_from([start])
+    result = walk_from(x_lines(start))
     quiet, failures, walked = dict(result.quiet), result.failures, result.positions
     tried: set[tuple[int, int]] = set()  # unit roots proved again
     while True:
