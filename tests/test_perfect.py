@@ -11,6 +11,7 @@ import pytest
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
+from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.players.base import Player
 from qubic.players.expert import ExpertPlayer
 from qubic.players.perfect import PerfectPlayer
@@ -212,17 +213,24 @@ def test_the_shipped_book_wins_every_line_of_a_reduced_walk(line, positions, boo
     assert result.positions > positions and result.answered["book"] > book_moves
 
 
-def test_the_committed_proof_of_a_four_stone_position_walks_without_a_gap():
-    # Real data: a position the background solver proved, walked with the quiet moves the
-    # committed checkpoint holds (some 1,800 positions walked; 58,000 replies of O leave X
-    # a win at once and are only counted).
-    start = moves("111 121 114 211")
+def test_the_committed_proof_holds_won_every_second_move_of_the_committed_book():
+    # The package's checkpoint and book come from one run of `python -m qubic.proof all`:
+    # the checkpoint holds the empty cube won, each of O's 12 classes of replies to the
+    # book's corner, and the position after the book's answer to each.
     checkpoint = Checkpoint(CHECKPOINT)
-    assert checkpoint.settled[CUBE.canonical(*bits("111 121 114 211"))] is True
-    result = walk(start, checkpoint.book)
-    assert result.failures == []
-    assert result.positions > 1_000 and result.answered["book"] > 10
-    assert result.lost_at_once > 10_000
+    book = strategy.shipped()
+    assert checkpoint.settled[(0, 0)] is True
+    first = strategy.lookup(book, 0, 0)
+    assert first is not None
+    x = 1 << first
+    replies = orbit_representatives(CUBE.full_mask & ~x, stabilizer(CUBE, x))
+    assert len(replies) == 12
+    for reply in replies:
+        o = 1 << reply
+        assert checkpoint.settled[CUBE.canonical(x, o)] is True
+        second = strategy.lookup(book, x, o)
+        assert second is not None
+        assert checkpoint.settled.get(CUBE.canonical(x | 1 << second, o)) is True
 
 
 def assert_perfect_as_o_avoids(played: str, lost: str) -> None:
@@ -247,9 +255,9 @@ def test_perfect_as_second_player_screens_every_move_not_only_the_best_ranked():
     assert_perfect_as_o_avoids("114 111 141 444 414 222 333", lost="232")
 
 
-# A game perfect X won against expert as O in 41 plies; after ply 17 no O move stops X's
-# forced win by threats, and O has a free move.
-LOST_AT_17 = "111 114 141 441 121 131 323 333 223 232 434 322 222 424 423 123 233"
+# Perfect X (the shipped strategy) against expert as O: after ply 19 no O move stops X's
+# forced win by threats, and O has a free move. From here expert loses in 45 plies in all.
+LOST_AT_19 = "111 114 141 441 121 131 323 333 223 232 434 322 144 123 222 424 224 221 233"
 
 
 def plies_to_lose(board: Board, o_player: Player) -> int:
@@ -260,7 +268,7 @@ def plies_to_lose(board: Board, o_player: Player) -> int:
 
 
 def test_perfect_as_o_where_every_move_loses_plays_the_loss_the_strategy_takes_longest_over():
-    board = Board.from_moves(moves(LOST_AT_17))
+    board = Board.from_moves(moves(LOST_AT_19))
     x, o = board.bits
     search = ThreatSearch()
     assert search.forced_win(x, o)
