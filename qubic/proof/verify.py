@@ -97,10 +97,15 @@ def x_lines(moves: list[int]) -> list[list[int]]:
     if len(moves) % 2 == 0:
         return [moves]
     x, o = Board.from_moves(moves).bits
-    mine = winning_mask(x, o)
     empty = CUBE.full_mask & ~(x | o)
-    replies = [lowest(mine)] if mine else orbit_representatives(empty, stabilizer(CUBE, x, o))
-    return [[*moves, reply] for reply in replies]
+    return [[*moves, reply] for reply in _o_replies(x, o, empty, winning_mask(x, o))]
+
+
+def _o_replies(x: int, o: int, empty: int, mine: int) -> list[int]:
+    """The replies of O a walk follows, `mine` being the cells that win for X: the block alone
+    when X has a three (every other reply loses at once), else one per class of `empty`
+    under the position's symmetries."""
+    return [lowest(mine)] if mine else orbit_representatives(empty, stabilizer(CUBE, x, o))
 
 
 def walk_lines(
@@ -274,12 +279,9 @@ def _walk(
             result.failures.append(_moves(path if not theirs else (lowest(theirs), path)))
             continue
         mine = winning_mask(x, o)
-        if mine:  # O must block X's three: every other reply loses at once
+        if mine:
             result.lost_at_once += empty.bit_count() - 1
-            replies = [lowest(mine)]
-        else:
-            replies = orbit_representatives(empty, stabilizer(CUBE, x, o))
-        for reply in replies:
+        for reply in _o_replies(x, o, empty, mine):
             after = o | 1 << reply
             if after | x == CUBE.full_mask:
                 result.failures.append(_moves((reply, path)))
