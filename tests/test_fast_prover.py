@@ -151,8 +151,9 @@ def test_its_fresh_threat_search_answers_as_a_new_python_search_does():
 
 
 def test_its_setup_search_answers_as_the_python_one_does():
-    # At the book's positions, at a budget that binds and one that does not: the same move,
-    # the same none, the same running out, a new search for each question.
+    # At the book's positions, at a budget that binds and one that does not, in either order
+    # (quiet setups first or not): the same move, the same none, the same running out, a new
+    # search for each question.
     from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch
     from qubic.search.setups import SetupSearch
     from qubic.search.threats import OutOfBudget
@@ -165,12 +166,19 @@ def test_its_setup_search_answers_as_the_python_one_does():
             return "out of budget"
 
     outcomes: set[str] = set()
+    orders_differ = False
     for (x, o), _ in sorted(strategy.shipped().items())[::300]:
         for nodes in (100_000, 2_000_000):
-            expected = answer(SetupSearch(FastThreatSearch(nodes)), x, o, nodes)
-            assert answer(FastSetupSearch(FastThreatSearch(nodes)), x, o, nodes) == expected
-            outcomes.add(expected if isinstance(expected, str) else type(expected).__name__)
+            answers = []
+            for quiet_first in (False, True):
+                expected = answer(SetupSearch(FastThreatSearch(nodes), quiet_first), x, o, nodes)
+                fast = FastSetupSearch(FastThreatSearch(nodes), quiet_first)
+                assert answer(fast, x, o, nodes) == expected
+                outcomes.add(expected if isinstance(expected, str) else type(expected).__name__)
+                answers.append(expected)
+            orders_differ |= answers[0] != answers[1]
     assert outcomes == {"int", "NoneType", "out of budget"}
+    assert orders_differ
 
 
 def test_the_book_is_the_same_with_the_compiled_setup_search(tmp_path):

@@ -20,7 +20,7 @@ from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.progress import Progress
 from qubic.proof.solve import Solver
 from qubic.proof.verify import walk
-from qubic.proof.writer import SETUPS, setup_first, unit_root, write_book
+from qubic.proof.writer import SCAN_NODES, SETUPS, setup_first, unit_root, write_book
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from tests.test_prover import QUIET_WIN, bits
@@ -150,7 +150,7 @@ def test_the_books_walk_plays_one_move_per_class_and_the_book_holds_only_what_is
     # A win with setups is the same move in whatever image of its class the walk meets.
     setups = 0
     for (x, o), cell in book.items():
-        move = setup_first(x, o, {})
+        move = setup_first(x, o, {}, scan=SCAN_NODES)
         if move is None:
             continue
         setups += 1
@@ -158,7 +158,7 @@ def test_the_books_walk_plays_one_move_per_class_and_the_book_holds_only_what_is
         for symmetry in CUBE.symmetries[1:192:37]:
             image_x = sum(1 << symmetry[c] for c in iter_bits(x))
             image_o = sum(1 << symmetry[c] for c in iter_bits(o))
-            assert setup_first(image_x, image_o, {}) == (symmetry[cell], "setup")
+            assert setup_first(image_x, image_o, {}, scan=SCAN_NODES) == (symmetry[cell], "setup")
     assert setups > 0
 
 
@@ -381,3 +381,40 @@ def test_leaving_the_workers_ends_a_task_still_running() -> None:
     assert time.perf_counter() - began < 20
     with workers(1) as (executor, _):  # and the next workers run
         assert executor.submit(abs, -3).result(timeout=20) == 3
+
+
+def test_of_the_quiet_wins_with_two_setups_the_book_plays_the_one_fewest_replies_answer():
+    # X 111 114, O 221 331: no win with one setup. The setup search's first quiet win with
+    # two leaves more replies of O without a forced win by threats (each a setup of its own,
+    # an entry of the book) than the move the book's walk plays.
+    pytest.importorskip("numba")
+    from qubic.core.symmetry import orbit_representatives, stabilizer
+    from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch
+    from qubic.search.threats import ThreatSearch, new_threats
+
+    board = Board.from_moves([parse_cell(c) for c in ["111", "221", "114", "331"]])
+    x, o = board.bits
+    nodes = 2_000_000
+
+    def open_replies(cell: int) -> list[int]:
+        mine = x | 1 << cell
+        empty = CUBE.full_mask & ~(mine | o)
+        return [
+            reply
+            for reply in orbit_representatives(empty, stabilizer(CUBE, mine, o))
+            if ThreatSearch(nodes).forced_win(mine, o | 1 << reply, shortest=False) is None
+        ]
+
+    assert FastSetupSearch(FastThreatSearch(nodes), quiet_first=True).forced_win(x, o, 1) is None
+    first = FastSetupSearch(FastThreatSearch(nodes), quiet_first=True).forced_win(x, o, 2)
+    assert first is not None
+    move = setup_first(x, o, {}, fast=True, scan=SCAN_NODES)
+    assert move is not None
+    cell, reason = move
+    assert reason == "setup" and cell != first
+    assert not new_threats(x | 1 << cell, o, cell)
+    answered = open_replies(cell)
+    assert len(answered) < len(open_replies(first))
+    for reply in answered:  # each of them leaves X a win with one setup
+        search = FastSetupSearch(FastThreatSearch(nodes), quiet_first=True)
+        assert search.forced_win(x | 1 << cell, o | 1 << reply, 1) is not None

@@ -676,9 +676,10 @@ def _threat_answer(me, you, s, t):
 
 
 @njit
-def _setup_attack(me, you, setups, s, t):
+def _setup_attack(me, you, setups, quiet_first, s, t):
     """`SetupSearch._attack`: a winning first move of `me` with at most `setups` setups, -1
-    if none, SETUP_OUT when the budget ran out."""
+    if none, SETUP_OUT when the budget ran out. `quiet_first`: the quiet moves in a first
+    pass, the threats in a second."""
     slot = _threat_answer(me, you, s, t)
     if slot < 0:
         return SETUP_OUT
@@ -693,37 +694,41 @@ def _setup_attack(me, you, setups, s, t):
     if (theirs & (theirs - ONE)) != ZERO:
         return -1
     if theirs != ZERO:
-        cells = BIT[_lowest(theirs)]
+        candidates = BIT[_lowest(theirs)]
     else:  # empty cells on a line we hold and they do not
-        cells = ZERO
+        candidates = ZERO
         for i in range(LINES.shape[0]):
             mask = LINES[i]
             if (me & mask) != ZERO and (you & mask) == ZERO:
-                cells |= mask
-        cells &= ~(me | you) & FULL
-    while cells != ZERO:
-        cell = _lowest(cells)
-        cells ^= BIT[cell]
-        mine = me | BIT[cell]
-        block = _new_threats(mine, you, cell)
-        if block != ZERO:  # a threat: its block is forced, and the setups after it decide
-            found = _setup_attack(mine, you | block, setups, s, t)
-            if found == SETUP_OUT:
+                candidates |= mask
+        candidates &= ~(me | you) & FULL
+    for phase in range(2 if quiet_first else 1):
+        cells = candidates
+        while cells != ZERO:
+            cell = _lowest(cells)
+            cells ^= BIT[cell]
+            mine = me | BIT[cell]
+            block = _new_threats(mine, you, cell)
+            if quiet_first and (block != ZERO) != (phase == 1):
+                continue  # a threat in the first pass, or a quiet move in the second
+            if block != ZERO:  # a threat: its block is forced, and the setups after it decide
+                found = _setup_attack(mine, you | block, setups, quiet_first, s, t)
+                if found == SETUP_OUT:
+                    return SETUP_OUT
+                if found >= 0:
+                    return cell
+                continue
+            slot = _threat_answer(mine, you, s, t)
+            if slot < 0:
                 return SETUP_OUT
-            if found >= 0:
-                return cell
-            continue
-        slot = _threat_answer(mine, you, s, t)
-        if slot < 0:
-            return SETUP_OUT
-        length = s.ans_len[slot]
-        if length > 0:
-            line = s.ans_line[slot, :length].copy()  # the slot may be taken while we use it
-            refuted = _refutations_fail(mine, you, line, length, setups - 1, s, t)
-            if refuted == SETUP_OUT:
-                return SETUP_OUT
-            if refuted == 1:
-                return cell
+            length = s.ans_len[slot]
+            if length > 0:
+                line = s.ans_line[slot, :length].copy()  # the slot may be taken while we use it
+                refuted = _refutations_fail(mine, you, line, length, setups - 1, quiet_first, s, t)
+                if refuted == SETUP_OUT:
+                    return SETUP_OUT
+                if refuted == 1:
+                    return cell
     s.sr_key[rs, 0] = me
     s.sr_key[rs, 1] = you
     s.sr_val[rs] = setups
@@ -731,7 +736,7 @@ def _setup_attack(me, you, setups, s, t):
 
 
 @njit
-def _refutations_fail(me, you, line, length, setups, s, t):
+def _refutations_fail(me, you, line, length, setups, quiet_first, s, t):
     """`SetupSearch._refutations_fail`: 1 if every reply of `you` to our threat `line` loses,
     0 if one does not, SETUP_OUT when the budget ran out."""
     slot = _threat_answer(you, me, s, t)
@@ -749,7 +754,7 @@ def _refutations_fail(me, you, line, length, setups, s, t):
         threes = (theirs & ~BIT[cell]) | _new_threats(yours, me, cell)
         if _still_forces(line, length, me, yours, mine & ~BIT[cell], threes):
             continue
-        found = _setup_attack(me, yours, setups, s, t)
+        found = _setup_attack(me, yours, setups, quiet_first, s, t)
         if found == SETUP_OUT:
             return SETUP_OUT
         if found < 0:
@@ -758,9 +763,9 @@ def _refutations_fail(me, you, line, length, setups, s, t):
 
 
 @njit
-def _setup_win(me, you, max_setups, s, t):
+def _setup_win(me, you, max_setups, quiet_first, s, t):
     for setups in range(max_setups + 1):
-        found = _setup_attack(me, you, setups, s, t)
+        found = _setup_attack(me, you, setups, quiet_first, s, t)
         if found != -1:
             return found
     return -1
@@ -772,8 +777,8 @@ class FastSetupSearch(SetupSearch):
     (threat answers, refuted setups) lives in fixed-size tables of its own, which forget on
     collision, so near its budget it may run out where the Python search would not."""
 
-    def __init__(self, threats: FastThreatSearch) -> None:
-        super().__init__(threats)
+    def __init__(self, threats: FastThreatSearch, quiet_first: bool = False) -> None:
+        super().__init__(threats, quiet_first)
         self.fast_threats = threats
         self.tables = new_setup_tables()
 
@@ -791,7 +796,9 @@ class FastSetupSearch(SetupSearch):
         t = threats.tables
         start = int(t.stats[T_NODES])
         self.tables.limit[0] = start + min(UNLIMITED, threats.node_limit - threats.nodes)
-        found = int(_setup_win(np.uint64(me), np.uint64(you), max_setups, self.tables, t))
+        found = int(
+            _setup_win(np.uint64(me), np.uint64(you), max_setups, self.quiet_first, self.tables, t)
+        )
         threats.nodes += int(t.stats[T_NODES]) - start
         if found == SETUP_OUT:
             raise OutOfBudget

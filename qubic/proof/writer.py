@@ -17,6 +17,7 @@ from typing import NamedTuple, TextIO
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
+from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
@@ -25,7 +26,7 @@ from qubic.proof.verify import Mover, Walk, strategy_threats, walk_lines, x_line
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
 from qubic.search.strategy import Entries, format_entries, lookup, x_move
-from qubic.search.threats import OutOfBudget, ThreatSearch
+from qubic.search.threats import OutOfBudget, ThreatSearch, new_threats, still_forces
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
 # unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000
@@ -33,6 +34,8 @@ EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of 
 
 SETUPS = 2  # the most setups of the wins the walk plays before the proof's moves
 SETUP_NODES = 2_000_000  # threat-search positions for each of those searches
+SCAN_NODES = 2_000_000  # threat-search positions for `cheapest_setup`'s scan at each of them
+UNBOUNDED = 1 << 30
 
 
 def setup_first(
@@ -42,12 +45,14 @@ def setup_first(
     orientation: Orientation | None = None,
     setups: int = SETUPS,
     fast: bool = False,
+    scan: int = 0,
 ) -> tuple[int, str] | None:
     """X's move as the book's walk plays it, and why: a win, a block or a forced win by
     threats as level perfect finds them, else a win with at most `setups` setups ('setup'),
     else the book's move; None if there is none of them. `fast`: the searches compiled
     (`FreshThreatSearch` and `FastSetupSearch`, the solver extra), the same searches, many
-    times faster. The setup search is a new one, asked about the position's canonical image:
+    times faster. `scan`: the budget of `cheapest_setup`'s scan (0: none). The setup search
+    is a new one, quiet setups first, asked about the position's canonical image:
     its answer depends on the class alone, not on the orientation the walk met it in nor on
     what was asked before, so every line through a class plays the same move there and the
     book holds no entry the strategy does not reach."""
@@ -55,11 +60,7 @@ def setup_first(
     if move is None:
         orientation = orientation or CUBE.orient(x, o)
         (image_x, image_o), symmetry = orientation
-        search = new_setup_search(fast)
-        try:
-            cell = search.forced_win(image_x, image_o, setups)
-        except OutOfBudget:
-            cell = None
+        cell = fewest_setups(image_x, image_o, setups, fast, scan)
         move = None if cell is None else (symmetry.index(cell), "setup")
     if move is None:
         cell = lookup(book, x, o, orientation)
@@ -67,13 +68,73 @@ def setup_first(
     return move
 
 
-def new_setup_search(fast: bool) -> SetupSearch:
-    """A new setup search of SETUP_NODES positions for `setup_first`, compiled if `fast`."""
+def fewest_setups(x: int, o: int, setups: int, fast: bool, scan: int = 0) -> int | None:
+    """X's first move of a win with the fewest setups, at most `setups`, found by a new setup
+    search, quiet setups first; of the quiet ones with two or more, the cheapest within a
+    scan of `scan` positions (`cheapest_setup`; 0: the first). None if there is none within
+    the search's budget."""
+    search = new_setup_search(fast)
+    for most in range(1, setups + 1):
+        try:
+            cell = search.forced_win(x, o, most)
+        except OutOfBudget:
+            return None
+        if cell is not None:
+            if most > 1 and scan and not new_threats(x | 1 << cell, o, cell):
+                return cheapest_setup(x, o, cell, most, fast, scan)
+            return cell
+    return None
+
+
+def cheapest_setup(x: int, o: int, found: int, setups: int, fast: bool, scan: int) -> int:
+    """Of X's quiet moves at `(x, o)` that win with `setups` setups (the fewest there are;
+    `found`, the first the setup search found), the one after which the fewest replies of O
+    (one per class) leave X no forced win by threats: each of those needs a setup of its
+    own, an entry of the book. Lowest cell first among equals, within `scan` threat-search
+    positions: `found` if the scan runs out before it finds a cheaper one."""
+    search = new_setup_search(fast, scan)
+    threats = search.threats
+
+    def cost(cell: int, bound: int) -> int | None:
+        """The replies to `cell` that need a setup, None if `cell` does not win with
+        `setups` setups or needs `bound` such replies or more."""
+        mine = x | 1 << cell
+        line = threats.forced_win(mine, o, shortest=False)
+        if line is None or threats.forced_win(o, mine, shortest=False) is not None:
+            return None
+        open_replies = 0
+        empty = CUBE.full_mask & ~(mine | o)
+        for reply in orbit_representatives(empty, stabilizer(CUBE, mine, o)):
+            yours = o | 1 << reply
+            if still_forces(line, mine, yours) or threats.forced_win(mine, yours, shortest=False):
+                continue
+            open_replies += 1
+            if open_replies >= bound or search.forced_win(mine, yours, setups - 1) is None:
+                return None
+        return open_replies
+
+    try:
+        best, least = found, cost(found, UNBOUNDED)
+        if least is None:
+            return found
+        for cell in search.setup_candidates(x, o):
+            if cell != found and not new_threats(x | 1 << cell, o, cell):
+                more = cost(cell, least)
+                if more is not None:
+                    best, least = cell, more
+    except OutOfBudget:
+        pass
+    return best
+
+
+def new_setup_search(fast: bool, nodes: int = SETUP_NODES) -> SetupSearch:
+    """A new setup search of `nodes` threat-search positions for the book, quiet setups
+    first, compiled if `fast`."""
     if fast:
         from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch  # the solver extra
 
-        return FastSetupSearch(FastThreatSearch(SETUP_NODES))
-    return SetupSearch(ThreatSearch(SETUP_NODES))
+        return FastSetupSearch(FastThreatSearch(nodes), quiet_first=True)
+    return SetupSearch(ThreatSearch(nodes), quiet_first=True)
 
 
 class Gap(NamedTuple):
@@ -174,6 +235,7 @@ def write_book(
         prover,
         nodes,
         setups,
+        SCAN_NODES,
     )
     done = journal.get(done_key)
     if done is not None and path.exists() and digest(path.read_bytes()) == done["file"]:
@@ -181,7 +243,11 @@ def write_book(
         return int(done["status"])
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
-    mover: Mover = partial(setup_first, setups=setups, fast=prover == "fast") if setups else x_move
+    mover: Mover = (
+        partial(setup_first, setups=setups, fast=prover == "fast", scan=SCAN_NODES)
+        if setups
+        else x_move
+    )
     passes = 1
 
     def progress(what: str, how: str) -> Progress:

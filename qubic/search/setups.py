@@ -21,8 +21,13 @@ MAX_SETUPS = 4  # deepest number of own setups searched
 class SetupSearch:
     """Forced wins whose attacker moves are threats or setups, proved against every reply."""
 
-    def __init__(self, threats: ThreatSearch) -> None:
+    def __init__(self, threats: ThreatSearch, quiet_first: bool = False) -> None:
+        """`quiet_first`: with as many setups, try the quiet moves before the threats (by
+        default, every move lowest cell first). A strategy book holds each of X's moves that
+        is no forced win by threats, so a threat costs it one entry more than a quiet setup
+        that wins alike: the one for the position after the block."""
         self.threats = threats
+        self.quiet_first = quiet_first
         self._refuted: dict[tuple[int, int], int] = {}
 
     def forced_win(
@@ -55,7 +60,10 @@ class SetupSearch:
         theirs = winning_mask(you, me, geometry)
         if theirs & (theirs - 1):
             return None
-        for cell in self._setup_candidates(me, you, theirs):
+        candidates = self.setup_candidates(me, you, theirs)
+        if self.quiet_first:
+            candidates.sort(key=lambda cell: bool(new_threats(me | 1 << cell, you, cell, geometry)))
+        for cell in candidates:
             mine = me | 1 << cell
             block = new_threats(mine, you, cell, geometry)
             if block:
@@ -69,8 +77,11 @@ class SetupSearch:
         self._refuted[(me, you)] = setups
         return None
 
-    def _setup_candidates(self, me: int, you: int, theirs: int) -> list[int]:
-        """Empty cells that could help a chain of ours: on a line we hold and they do not."""
+    def setup_candidates(self, me: int, you: int, theirs: int | None = None) -> list[int]:
+        """Empty cells that could help a chain of ours: on a line we hold and they do not;
+        the block alone when they have a three (`theirs`, their winning cells, if known)."""
+        if theirs is None:
+            theirs = winning_mask(you, me, self.threats.geometry)
         if theirs:
             return [lowest(theirs)]
         geometry = self.threats.geometry
