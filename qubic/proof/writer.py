@@ -90,8 +90,8 @@ def cheapest_setup(x: int, o: int, found: int, setups: int, fast: bool, scan: in
     """Of X's quiet moves at `(x, o)` that win with `setups` setups (the fewest there are;
     `found`, the first the setup search found), the one after which the fewest replies of O
     (one per class) leave X no forced win by threats: each of those needs a setup of its
-    own, an entry of the book. Lowest cell first among equals, within `scan` threat-search
-    positions: `found` if the scan runs out before it finds a cheaper one."""
+    own, an entry of the book. Among equals `found`, then the lowest cell; within `scan`
+    threat-search positions: the cheapest so far if the scan runs out."""
     search = new_setup_search(fast, scan)
     threats = search.threats
 
