@@ -35,7 +35,6 @@ EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of 
 SETUPS = 2  # the most setups of the wins the walk plays before the proof's moves
 SETUP_NODES = 2_000_000  # threat-search positions for each of those searches
 SCAN_NODES = 2_000_000  # threat-search positions for `cheapest_setup`'s scan at each of them
-UNBOUNDED = 1 << 30
 
 
 def setup_first(
@@ -114,7 +113,7 @@ def cheapest_setup(x: int, o: int, found: int, setups: int, fast: bool, scan: in
         return open_replies
 
     try:
-        best, least = found, cost(found, UNBOUNDED)
+        best, least = found, cost(found, len(CUBE.cells))  # no bound: fewer replies than cells
         if least is None:
             return found
         for cell in search.setup_candidates(x, o):

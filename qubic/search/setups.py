@@ -60,12 +60,14 @@ class SetupSearch:
         theirs = winning_mask(you, me, geometry)
         if theirs & (theirs - 1):
             return None
-        candidates = self.setup_candidates(me, you, theirs)
+        moves = [
+            (cell, new_threats(me | 1 << cell, you, cell, geometry))
+            for cell in self.setup_candidates(me, you, theirs)
+        ]
         if self.quiet_first:
-            candidates.sort(key=lambda cell: bool(new_threats(me | 1 << cell, you, cell, geometry)))
-        for cell in candidates:
+            moves.sort(key=lambda move: bool(move[1]))  # stable: lowest cell first in each
+        for cell, block in moves:
             mine = me | 1 << cell
-            block = new_threats(mine, you, cell, geometry)
             if block:
                 # A threat: its block is forced, and the setups after it decide.
                 if self._attack(mine, you | block, setups) is not None:
