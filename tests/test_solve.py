@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from itertools import pairwise
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,8 +19,15 @@ from qubic.core.notation import parse_cell
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.progress import Progress
 from qubic.proof.solve import Solver
-from qubic.proof.verify import walk
-from qubic.proof.writer import SCAN_NODES, SETUPS, setup_first, unit_root, write_book
+from qubic.proof.verify import Walk, walk, walk_lines, x_lines
+from qubic.proof.writer import (
+    COVER,
+    SCAN_NODES,
+    SETUPS,
+    setup_first,
+    unit_root,
+    write_book,
+)
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from tests.test_prover import QUIET_WIN, bits
@@ -87,7 +94,9 @@ def test_the_book_takes_a_move_into_a_position_held_won_where_the_tree_kept_none
         f"W {key[0]:x} {key[1]:x}\nW {child[0]:x} {child[1]:x} 3\n"
     )
     book_path = tmp_path / "strategy.txt"
-    assert write_book(Checkpoint(path), book_path, moves, "python", 150, io.StringIO()) == 0
+    # The proof's moves alone: a move the build's setups hold would come first.
+    report = io.StringIO()
+    assert write_book(Checkpoint(path), book_path, moves, "python", 150, report, setups=0) == 0
     book = strategy.load(book_path)
     assert strategy.lookup(book, x, o) == parse_cell("223")
     assert walk(moves, book).failures == []
@@ -129,10 +138,12 @@ def test_the_book_plays_wins_with_setups_before_the_proofs_moves(tmp_path):
         )
         books.append(strategy.load(book_path))
         reports.append(report.getvalue())
-    assert "no move at 1; proved again" in reports[1]  # a gap is still proved again
-    # Fewer entries with each setup allowed (19, 15, 14 here), and perfect's walk of them still
+    assert "no move at 5; proved again" in reports[0]  # the proof's moves leave gaps
+    # With setups, the moves wins with setups hold below (`covered_move`) leave none: no proof
+    # is needed, and far fewer entries (19, then 5 and 5 here); perfect's walk of them still
     # wins every line.
-    assert all(len(more) < len(fewer) for fewer, more in pairwise(books))
+    assert "no move at 0" in reports[1]
+    assert len(books[1]) < len(books[0]) and len(books[2]) <= len(books[1])
     assert all(walk(moves, book).failures == [] for book in books[1:])
     played = walk(moves, books[0], mover=setup_first)
     assert played.answered["setup"] > 0 and played.quiet == books[-1]
@@ -418,3 +429,22 @@ def test_of_the_quiet_wins_with_two_setups_the_book_plays_the_one_fewest_replies
     for reply in answered:  # each of them leaves X a win with one setup
         search = FastSetupSearch(FastThreatSearch(nodes), quiet_first=True)
         assert search.forced_win(x | 1 << cell, o | 1 << reply, 1) is not None
+
+
+def test_where_no_single_setup_wins_the_book_plays_the_move_its_setups_hold_with_fewest_entries():
+    moves = [parse_cell(c) for c in ["111", "224", "114", "121"]]
+    x, o = Board.from_moves(moves).bits
+    setups_alone = partial(setup_first, fast=True, scan=SCAN_NODES)  # no book, no cover
+
+    def below(cell: int, bound: int | None = None) -> Walk:
+        return walk_lines(x_lines([*moves, cell]), {}, mover=setups_alone, bound=bound)
+
+    plain = setup_first(x, o, {}, fast=True, scan=SCAN_NODES)
+    covered = setup_first(x, o, {}, fast=True, scan=SCAN_NODES, cover=COVER)
+    assert plain is not None and covered is not None
+    assert covered[1] == "setup" and covered[0] != plain[0]
+    chosen, before = below(covered[0]), below(plain[0])
+    assert chosen.failures == [] and before.failures == []  # setups hold every line below both
+    assert len(chosen.quiet) < len(before.quiet)
+    # A bounded walk stops once X has played that many quiet moves.
+    assert len(below(plain[0], bound=3).quiet) == 3 < len(before.quiet)
