@@ -8,7 +8,6 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from itertools import pairwise
 from pathlib import Path
 
@@ -20,15 +19,8 @@ from qubic.core.notation import parse_cell
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.progress import Progress
 from qubic.proof.solve import Solver
-from qubic.proof.verify import Walk, walk, walk_lines, x_lines
-from qubic.proof.writer import (
-    COVER,
-    SCAN_NODES,
-    SETUPS,
-    setup_first,
-    unit_root,
-    write_book,
-)
+from qubic.proof.verify import walk
+from qubic.proof.writer import SCAN_NODES, SETUPS, setup_first, unit_root, write_book
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from tests.test_prover import QUIET_WIN, bits
@@ -426,22 +418,3 @@ def test_of_the_quiet_wins_with_two_setups_the_book_plays_the_one_fewest_replies
     for reply in answered:  # each of them leaves X a win with one setup
         search = FastSetupSearch(FastThreatSearch(nodes), quiet_first=True)
         assert search.forced_win(x | 1 << cell, o | 1 << reply, 1) is not None
-
-
-def test_where_no_single_setup_wins_the_book_plays_the_move_its_setups_hold_with_fewest_entries():
-    moves = [parse_cell(c) for c in ["111", "224", "114", "121"]]
-    x, o = Board.from_moves(moves).bits
-    setups_alone = partial(setup_first, fast=True, scan=SCAN_NODES)  # no book, no cover
-
-    def below(cell: int, bound: int | None = None) -> Walk:
-        return walk_lines(x_lines([*moves, cell]), {}, mover=setups_alone, bound=bound)
-
-    plain = setup_first(x, o, {}, fast=True, scan=SCAN_NODES)
-    covered = setup_first(x, o, {}, fast=True, scan=SCAN_NODES, cover=COVER)
-    assert plain is not None and covered is not None
-    assert covered[1] == "setup" and covered[0] != plain[0]
-    chosen, before = below(covered[0]), below(plain[0])
-    assert chosen.failures == [] and before.failures == []  # setups hold every line below both
-    assert len(chosen.quiet) < len(before.quiet)
-    # A bounded walk stops once X has played that many quiet moves.
-    assert len(below(plain[0], bound=3).quiet) == 3 < len(before.quiet)

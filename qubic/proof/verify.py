@@ -117,20 +117,16 @@ def walk_lines(
     journal: Journal | None = None,
     progress: Progress | None = None,
     parts: int = PARTS,
-    bound: int | None = None,
 ) -> Walk:
     """Walk the strategy from the position after each of `lines` (X to move), X playing
-    `mover`'s moves (level perfect's by default). With a `bound`, the walk is here, stops at
-    its first failure or once X has played `bound` quiet moves, and does not follow X's
-    forced wins by threats: a question of what a subtree costs in quiet moves, not a walk to
-    report. With an `executor` or a `journal`, the top
+    `mover`'s moves (level perfect's by default). With an `executor` or a `journal`, the top
     of the walk is walked here, X's answers and O's replies to them, until some `parts`
     lines are left; their subtrees are walked in parts, in the executor's processes
     (`limit` then counts within each), and each part's answer goes to the journal as it
     arrives: a walk stopped and run again takes the parts it finished from there. A position
     two parts meet is walked in each."""
-    if bound is not None or (executor is None and journal is None):
-        return _walk(lines, book, limit, mover, bound=bound)
+    if executor is None and journal is None:
+        return _walk(lines, book, limit, mover)
     start = time.perf_counter()
     result = Walk()
     frontier = lines
@@ -230,13 +226,10 @@ def _walk(
     mover: Mover = x_move,
     split: bool = False,
     book_key: str | None = None,
-    bound: int | None = None,
 ) -> Walk:
     """`walk` from each of `starts` in this process; when `split`, only X's first answers,
     with the lines to O's replies to them left in `frontier`. `book_key`: the book's digest,
-    under which this process keeps what it derives from the book for the next part.
-    `bound`: stop at the first failure or once X has played that many quiet moves, and leave
-    X's forced wins by threats unwalked."""
+    under which this process keeps what it derives from the book for the next part."""
     start = time.perf_counter()
     result = Walk()
     seen: set[tuple[int, int]] = set()
@@ -254,13 +247,11 @@ def _walk(
             _profiles.clear()  # one book at a time
             _profiles[book_key] = profiles
     while stack and (limit is None or result.positions < limit):
-        if bound is not None and (result.failures or len(result.quiet) >= bound):
-            break
         x, o, path = stack.pop()
         if winning_mask(x, o):  # no need to look for the position again
             result.answered["win"] += 1
             continue
-        if winning_mask(o, x) or (profiles and line_profile(CUBE, x, o) in profiles):
+        if winning_mask(o, x) or line_profile(CUBE, x, o) in profiles:
             orientation = CUBE.orient(x, o)
             if orientation[0] in seen:
                 continue
@@ -277,8 +268,6 @@ def _walk(
             continue
         cell, reason = move
         result.answered[reason] += 1
-        if bound is not None and reason == "threats":
-            continue  # a forced win by threats needs no quiet move: the cost is known
         if reason in QUIET:
             key, symmetry = orientation or CUBE.orient(x, o)
             result.quiet[key] = symmetry[cell]

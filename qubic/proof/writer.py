@@ -12,11 +12,10 @@ from __future__ import annotations
 import time
 from concurrent.futures import Executor
 from functools import partial
-from itertools import zip_longest
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
-from qubic.core.board import Board, iter_bits
+from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.proof.checkpoint import Checkpoint
@@ -36,10 +35,6 @@ EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of 
 SETUPS = 2  # the most setups of the wins the walk plays before the proof's moves
 SETUP_NODES = 2_000_000  # threat-search positions for each of those searches
 SCAN_NODES = 2_000_000  # threat-search positions for `cheapest_setup`'s scan at each of them
-COVER = 4  # X's moves `covered_move` weighs where no single setup wins,
-COVER_STONES = 4  # at positions of at most this many stones: deeper, it costs more time
-# than it saves entries (below 111 224: 599 entries in 1.7 min; everywhere, 555 in a build
-# that on the whole book was 4 times as long in its first pass)
 
 
 def setup_first(
@@ -50,31 +45,21 @@ def setup_first(
     setups: int = SETUPS,
     fast: bool = False,
     scan: int = 0,
-    cover: int = 0,
 ) -> tuple[int, str] | None:
     """X's move as the book's walk plays it, and why: a win, a block or a forced win by
     threats as level perfect finds them, else a win with at most `setups` setups ('setup'),
-    else the book's move; None if there is none of them. With `cover`, at a position of at
-    most `COVER_STONES` stones where no single setup wins, the move of `cover` below which
-    such wins hold every line with the fewest entries (`covered_move`, 'setup') comes before
-    the wins with more setups.
-    `fast`: the searches compiled (`FreshThreatSearch` and `FastSetupSearch`, the solver
-    extra), the same searches, many times faster. `scan`: the budget of `cheapest_setup`'s
-    scan (0: none). The searches are new ones, quiet setups first, asked about the
-    position's canonical image: their answer depends on the class alone, not on the
-    orientation the walk met it in nor on what was asked before, so every line through a
-    class plays the same move there and the book holds no entry the strategy does not
-    reach."""
+    else the book's move; None if there is none of them. `fast`: the searches compiled
+    (`FreshThreatSearch` and `FastSetupSearch`, the solver extra), the same searches, many
+    times faster. `scan`: the budget of `cheapest_setup`'s scan (0: none). The setup search
+    is a new one, quiet setups first, asked about the position's canonical image:
+    its answer depends on the class alone, not on the orientation the walk met it in nor on
+    what was asked before, so every line through a class plays the same move there and the
+    book holds no entry the strategy does not reach."""
     move = x_move(x, o, {}, search=strategy_threats(fast))
     if move is None:
         orientation = orientation or CUBE.orient(x, o)
         (image_x, image_o), symmetry = orientation
-        covering = cover and (x | o).bit_count() <= COVER_STONES
-        cell = fewest_setups(image_x, image_o, 1 if covering else setups, fast, scan)
-        if cell is None and covering:
-            cell = covered_move(image_x, image_o, setups, fast, scan, cover)
-            if cell is None:
-                cell = fewest_setups(image_x, image_o, setups, fast, scan)
+        cell = fewest_setups(image_x, image_o, setups, fast, scan)
         move = None if cell is None else (symmetry.index(cell), "setup")
     if move is None:
         cell = lookup(book, x, o, orientation)
@@ -139,43 +124,6 @@ def cheapest_setup(x: int, o: int, found: int, setups: int, fast: bool, scan: in
     except OutOfBudget:
         pass
     return best
-
-
-def covered_move(x: int, o: int, setups: int, fast: bool, scan: int, cover: int) -> int | None:
-    """Of the `cover` moves of X at `(x, o)` that leave O the fewest replies level perfect
-    cannot answer (by a win, a block or a forced win by threats), the one below which wins
-    with at most `setups` setups (`setup_first` without a book) hold every line with the
-    fewest entries, its own counted; the first so ranked among equals; None if no line
-    below any of them is held so. A win with setups is weighed one line at a time; this
-    weighs a move by all the lines below it, where the proof's move, the first df-pn
-    proved, may leave many more entries, or lines that need proofs of their own."""
-    search = strategy_threats(fast)
-    mover = partial(setup_first, setups=setups, fast=fast, scan=scan)
-    ranked = []
-    for cell in orbit_representatives(CUBE.full_mask & ~(x | o), stabilizer(CUBE, x, o)):
-        lines = x_lines(_line(x | 1 << cell, o))
-        unanswered = sum(x_move(*_stones(line), {}, search=search) is None for line in lines)
-        ranked.append((unanswered, cell, lines))
-    best, least = None, len(CUBE.cells) ** 2  # more entries than any cover weighs
-    for unanswered, cell, lines in sorted(ranked, key=lambda rank: rank[:2])[:cover]:
-        if 1 + unanswered >= least:
-            break  # each unanswered reply needs an entry: no better move is left
-        below = walk_lines(lines, {}, mover=mover, bound=least - 1)
-        if not below.failures and len(below.quiet) < least - 1:
-            best, least = cell, len(below.quiet) + 1
-    return best
-
-
-def _stones(line: list[int]) -> tuple[int, int]:
-    """The stones of X and of O after `line`."""
-    x, o = Board.from_moves(line).bits
-    return x, o
-
-
-def _line(x: int, o: int) -> list[int]:
-    """Moves that reach `(x, o)` from the empty cube, X's and O's stones in turn."""
-    xs, os = list(iter_bits(x)), list(iter_bits(o))
-    return [cell for pair in zip_longest(xs, os) for cell in pair if cell is not None]
 
 
 def new_setup_search(fast: bool, nodes: int = SETUP_NODES) -> SetupSearch:
@@ -287,8 +235,6 @@ def write_book(
         nodes,
         setups,
         SCAN_NODES,
-        COVER,
-        COVER_STONES,
     )
     done = journal.get(done_key)
     if done is not None and path.exists() and digest(path.read_bytes()) == done["file"]:
@@ -297,7 +243,7 @@ def write_book(
     book = dict(checkpoint.book)
     widths = sorted({X_WIDTH, *checkpoint.widths.values()})
     mover: Mover = (
-        partial(setup_first, setups=setups, fast=prover == "fast", scan=SCAN_NODES, cover=COVER)
+        partial(setup_first, setups=setups, fast=prover == "fast", scan=SCAN_NODES)
         if setups
         else x_move
     )
