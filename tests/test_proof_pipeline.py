@@ -218,3 +218,16 @@ def test_a_checkpoint_in_a_missing_folder_is_written_there(tmp_path: Path) -> No
     run = proof("solve", "--checkpoint", str(path), "--unit-nodes", "2000", *SMALL)
     assert run.returncode == 0, run.stderr
     assert "X WINS" in run.stdout and path.exists()
+
+
+def test_verify_takes_its_moves_after_start_as_book_and_all_do(tmp_path: Path) -> None:
+    line = ["111", "114", "141", "441"]
+    common = ["--limit", "200", "--workers", "1", "--dir", str(tmp_path), "--book", str(SHIPPED)]
+    plain = proof("verify", *line, *common)
+    started = proof("verify", "--start", *line, *common)
+    assert plain.returncode == started.returncode == 0, plain.stderr + started.stderr
+    counts = re.compile(r"positions walked: ([\d,]+)")
+    assert counts.search(started.stdout)[1] == counts.search(plain.stdout)[1]  # type: ignore[index]
+    both = proof("verify", "111", "--start", *line, *common)
+    assert both.returncode == 2 and "not both" in both.stderr and "Traceback" not in both.stderr
+    assert not (tmp_path / "verify.journal").exists()  # nothing walked on the bad command

@@ -341,6 +341,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "to move); default the empty cube",
     )
     parser.add_argument(
+        "--start",
+        nargs="+",
+        metavar="MOVE",
+        help="the same moves, given as book and all take them",
+    )
+    parser.add_argument(
         "--book", type=Path, help="a strategy file (default: DIR's, else the package's)"
     )
     parser.add_argument(
@@ -383,8 +389,10 @@ def add_place_arguments(parser: argparse.ArgumentParser) -> None:
 def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`verify`: walk the strategy; exit status 1 on any line that X does not win. A walk
     stopped part way resumes: its finished parts are in the journal `verify.journal`."""
+    if args.start and args.moves:
+        parser.error("give the moves either after verify or after --start, not both")
     try:
-        moves = [parse_cell(text) for text in args.moves]
+        moves = [parse_cell(text) for text in args.start or args.moves]
         Board.from_moves(moves)
     except ValueError as error:
         parser.error(f"bad moves: {error}")
