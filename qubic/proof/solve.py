@@ -30,7 +30,7 @@ from typing import TextIO
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
-from qubic.core.notation import format_cell, parse_cell
+from qubic.core.notation import format_cell
 from qubic.core.symmetry import stabilizer
 from qubic.proof.checkpoint import Checkpoint, Key, Place, place
 from qubic.proof.pool import Journal, Stopped, Workers, workers
@@ -45,7 +45,7 @@ from qubic.proof.unit import (
     last_budget,
     unit,
 )
-from qubic.proof.verify import add_place_arguments
+from qubic.proof.verify import add_place_arguments, legal_moves
 from qubic.proof.writer import write_book
 from qubic.search.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
 from qubic.search.threats import winning_mask
@@ -501,11 +501,7 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _setup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list[int], str]:
     """The start moves and the prover's name the options ask for; a usage error if wrong."""
-    try:
-        start = [parse_cell(text) for text in args.start or []]
-        Board.from_moves(start)
-    except ValueError as error:
-        parser.error(f"bad --start moves: {error}")
+    start = legal_moves(parser, args.start or [], "--start moves")
     prover = args.prover
     if prover == "auto":
         prover = "fast" if fast_prover_available() else "python"

@@ -386,16 +386,23 @@ def add_place_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def legal_moves(parser: argparse.ArgumentParser, texts: list[str], what: str) -> list[int]:
+    """The cells `texts` name, a legal line from the empty cube; else a usage error naming
+    them as `what`."""
+    try:
+        moves = [parse_cell(text) for text in texts]
+        Board.from_moves(moves)
+    except ValueError as error:
+        parser.error(f"bad {what}: {error}")
+    return moves
+
+
 def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`verify`: walk the strategy; exit status 1 on any line that X does not win. A walk
     stopped part way resumes: its finished parts are in the journal `verify.journal`."""
     if args.start and args.moves:
         parser.error("give the moves either after verify or after --start, not both")
-    try:
-        moves = [parse_cell(text) for text in args.start or args.moves]
-        Board.from_moves(moves)
-    except ValueError as error:
-        parser.error(f"bad moves: {error}")
+    moves = legal_moves(parser, args.start or args.moves, "moves")
     where = place(args.dir)
     if args.book is not None:
         book = strategy.load(args.book)
