@@ -25,13 +25,14 @@ def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`all`: solve, write the book and verify it, each step resuming where it stopped; the
     files in `--dir` (default: the package's). Each step's wall time is reported."""
     start, prover = solve._setup(parser, args)
+    choices = solve.chosen(parser, args)
     where = place(args.dir, args.checkpoint)
     times: list[str] = []
     # Workers of their own for each step: the solver's units still running when the proof
     # is complete are not needed, and end with its workers.
     began = time.perf_counter()
     with workers(args.workers, args.scheduler) as pool:
-        outcome = solve.run_solve(args, where, start, prover, pool)
+        outcome = solve.run_solve(args, where, start, prover, pool, choices)
     times.append(f"solve {duration(time.perf_counter() - began)}")
     if not outcome:
         print("the proof is not complete: no book written", flush=True)

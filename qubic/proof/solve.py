@@ -33,6 +33,7 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
 from qubic.core.symmetry import stabilizer
 from qubic.proof.checkpoint import Checkpoint, Key, Place, place
+from qubic.proof.choices import CHOICES, ChoicesError, load_choices
 from qubic.proof.pool import Journal, Stopped, Workers, workers
 from qubic.proof.progress import Progress
 from qubic.proof.unit import (
@@ -48,6 +49,7 @@ from qubic.proof.unit import (
 from qubic.proof.verify import add_place_arguments, legal_moves
 from qubic.proof.writer import write_book
 from qubic.search.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
+from qubic.search.strategy import Entries, lookup
 from qubic.search.threats import winning_mask
 
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
@@ -128,8 +130,10 @@ class Solver:
         width: int = X_WIDTH,
         prover: str = "python",
         runs: int = UNIT_RUNS,
+        choices: Entries | None = None,
     ) -> None:
         self.checkpoint = checkpoint
+        self.choices = choices or {}  # X's moves to prove instead of the ranking's (choices.py)
         self.nodes = nodes  # a unit's first run's
         self.max_nodes = last_budget(nodes, runs)
         self.width = width  # the units': X's moves tried at each position
@@ -261,7 +265,7 @@ class Solver:
     def _visit(self, leaf: Node, executor: Executor) -> None:
         """Expand `leaf`, or hand it to a unit."""
         stones = (leaf.x | leaf.o).bit_count()
-        if leaf.evaluated or stones < UNIT_STONES:
+        if leaf.evaluated or stones < UNIT_STONES or self._choice(leaf) is not None:
             self._expand(leaf)
         else:
             leaf.budget = min(self.max_nodes, leaf.budget * UNIT_GROWTH) or self.nodes
@@ -279,11 +283,26 @@ class Solver:
     def _expand(self, node: Node) -> None:
         group = stabilizer(CUBE, node.x, node.o)
         node.children = []
-        node.more = [
-            cell for cell, _, _ in self.rules.expand(node.x, node.o, group, width=len(CUBE.cells))
-        ]
+        choice = self._choice(node)
+        node.more = (
+            [choice]
+            if choice is not None
+            else [
+                cell
+                for cell, _, _ in self.rules.expand(node.x, node.o, group, width=len(CUBE.cells))
+            ]
+        )
         self._widen(node)
         self._record(node)
+
+    def _choice(self, node: Node) -> int | None:
+        """X's chosen move at `node` (in its orientation); None if there is none: at O's turn,
+        where X has a three or must block, or where `choices` names none."""
+        if not x_to_move(node.x, node.o) or winning_mask(node.x, node.o) | winning_mask(
+            node.o, node.x
+        ):
+            return None
+        return lookup(self.choices, node.x, node.o)
 
     def _widen(self, node: Node) -> None:
         """Add X's next best moves to `node` until one is neither lost nor failing (all of
@@ -497,6 +516,22 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default {UNIT_WIDTH['python']} with the python prover, "
         f"{UNIT_WIDTH['fast']} with fast); units that failed narrower run again",
     )
+    parser.add_argument(
+        "--choices",
+        type=Path,
+        default=CHOICES,
+        metavar="FILE",
+        help="X's moves to prove where the search would take its own, chosen for a smaller "
+        "strategy (default: the package's qubic/proof/choices.txt)",
+    )
+
+
+def chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Entries:
+    """The choices `--choices` names; a usage error if its file cannot be read."""
+    try:
+        return load_choices(args.choices)
+    except (OSError, UnicodeDecodeError, ChoicesError) as error:
+        parser.error(f"bad --choices {args.choices}: {error}")
 
 
 def _setup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list[int], str]:
@@ -545,17 +580,24 @@ def run_book(
 def solve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`solve`: search, resuming from the checkpoint, until the proof is complete."""
     start, prover = _setup(parser, args)
+    choices = chosen(parser, args)
     where = place(args.dir, args.checkpoint)
     with workers(args.workers, args.scheduler) as pool:
-        run_solve(args, where, start, prover, pool)
+        run_solve(args, where, start, prover, pool, choices)
     return 0
 
 
 def run_solve(
-    args: argparse.Namespace, where: Place, start: list[int], prover: str, pool: Workers
+    args: argparse.Namespace,
+    where: Place,
+    start: list[int],
+    prover: str,
+    pool: Workers,
+    choices: Entries,
 ) -> bool | None:
-    """Search with `pool`'s workers, resuming from the checkpoint in `where`: True when X
-    wins, False when not, None when stopped first."""
+    """Search with `pool`'s workers, resuming from the checkpoint in `where`, proving X's
+    `choices` where it has them: True when X wins, False when not, None when stopped
+    first."""
     checkpoint = Checkpoint(where.checkpoint)
     board = Board.from_moves(start)
     solver = Solver(
@@ -565,6 +607,7 @@ def run_solve(
         (board.bits[0], board.bits[1]),
         args.width or UNIT_WIDTH[prover],
         prover,
+        choices=choices,
     )
     print(
         f"resuming with {len(checkpoint.settled)} settled positions and "

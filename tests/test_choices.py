@@ -1,0 +1,101 @@
+"""X's chosen moves: the choices file, and the solver proving them instead of its own."""
+
+import io
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from qubic.core.board import Board
+from qubic.core.geometry import CUBE
+from qubic.core.notation import parse_cell
+from qubic.proof.checkpoint import Checkpoint
+from qubic.proof.choices import CHOICES, ChoicesError, load_choices, parse_choices
+from qubic.proof.solve import Solver
+from qubic.proof.verify import walk
+from qubic.proof.writer import write_book
+from qubic.search import strategy
+from tests.test_prover import QUIET_WIN
+
+# X to move with many winning quiet moves, each proved by one small unit.
+START = f"{QUIET_WIN} 123 121"
+CHOSEN = "444"
+
+
+def moves(text: str) -> list[int]:
+    return [parse_cell(word) for word in text.split()]
+
+
+def test_a_choice_is_keyed_by_the_class_of_its_position() -> None:
+    choices = parse_choices("# a comment\n\n111 224 441  # O's 224: 441\n")
+    # The same position turned by a symmetry of the cube names the same choice.
+    x, o = Board.from_moves(moves("111 224")).bits[:2]
+    symmetry = CUBE.symmetries[5]
+    turned = (CUBE.images(x)[5], CUBE.images(o)[5])
+    assert strategy.lookup(choices, x, o) == parse_cell("441")
+    assert strategy.lookup(choices, *turned) == symmetry[parse_cell("441")]
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("111 224 451", "line 1"),  # off the cube
+        ("111 224 111", "not a move of X"),  # taken
+        ("111 224 441 442", "not a move of X"),  # O's move
+        ("111 111 224", "line 1"),  # an illegal line
+    ],
+)
+def test_a_choice_that_is_no_move_of_x_is_refused_with_its_line(text: str, says: str) -> None:
+    with pytest.raises(ChoicesError, match=says):
+        parse_choices(text)
+
+
+def test_the_package_choices_are_moves_of_x() -> None:
+    assert load_choices(CHOICES)  # parses, and holds some
+
+
+def test_the_solver_proves_the_chosen_move_and_the_book_plays_it(tmp_path) -> None:
+    line = moves(START)
+    x, o = Board.from_moves(line).bits[:2]
+    canon, symmetry = CUBE.orient(x, o)
+    path = tmp_path / "proof.txt.xz"
+    # Without a choice, one unit proves the start, with a move of its own.
+    with ThreadPoolExecutor(1) as executor:
+        assert Solver(Checkpoint(path), 5_000, io.StringIO(), (x, o)).solve(executor, 1, None)
+    own = Checkpoint(path)
+    assert canon not in own.book
+    book_path = tmp_path / "own.txt"
+    assert write_book(own, book_path, line, "python", 5_000, io.StringIO(), setups=0) == 0
+    assert strategy.load(book_path)[canon] != symmetry[parse_cell(CHOSEN)]
+    # With one, the start is expanded with the chosen move alone, proved, and played.
+    choices = parse_choices(f"{START} {CHOSEN}")
+    path = tmp_path / "chosen.txt.xz"
+    with ThreadPoolExecutor(1) as executor:
+        solver = Solver(Checkpoint(path), 5_000, io.StringIO(), (x, o), choices=choices)
+        assert solver.solve(executor, 1, None)
+    assert [child.cell for child in solver.root.children] == [parse_cell(CHOSEN)]
+    checkpoint = Checkpoint(path)
+    assert checkpoint.book[canon] == symmetry[parse_cell(CHOSEN)]
+    book_path = tmp_path / "chosen.txt"
+    assert write_book(checkpoint, book_path, line, "python", 5_000, io.StringIO(), setups=0) == 0
+    book = strategy.load(book_path)
+    assert book[canon] == symmetry[parse_cell(CHOSEN)]
+    assert walk(line, book).failures == []
+
+
+def test_a_bad_choices_file_is_a_one_line_usage_error(tmp_path) -> None:
+    bad = tmp_path / "choices.txt"
+    bad.write_text("111 224 111\n")
+    options = ["--choices", str(bad), "--dir", str(tmp_path / "d"), "--prover", "python"]
+    for command in ("solve", "all"):
+        done = subprocess.run(
+            [sys.executable, "-m", "qubic.proof", command, *options],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2
+        assert "bad --choices" in done.stderr and "line 1" in done.stderr
+        assert "Traceback" not in done.stderr
+    assert not (tmp_path / "d" / "proof.txt.xz").exists()  # nothing was searched
