@@ -51,8 +51,12 @@ def test_a_choice_that_is_no_move_of_x_is_refused_with_its_line(text: str, says:
         parse_choices(text)
 
 
-def test_the_package_choices_are_moves_of_x() -> None:
-    assert load_choices(CHOICES)  # parses, and holds some
+def test_the_package_choices_are_what_the_shipped_book_plays() -> None:
+    # The package's checkpoint and book come from one `all`, which proves the package's
+    # choices: each is the shipped book's move there.
+    book = strategy.shipped()
+    for key, cell in load_choices(CHOICES).items():
+        assert book[key] == cell
 
 
 def test_the_solver_proves_the_chosen_move_and_the_book_plays_it(tmp_path) -> None:

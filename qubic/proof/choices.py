@@ -2,12 +2,12 @@
 
 The solver takes, at each position of its upper tree, X's move that its ranking puts first
 (or that df-pn proves first, inside a unit); that is the move with the easiest proof, not the
-one whose strategy needs the fewest entries. `choices.txt` names better ones: each line is
+one whose strategy needs the fewest entries. `choices.txt` can name others: each line is
 the moves from the empty cube, the last of them X's chosen move, and a comment with what it
 was measured to save (`python -m qubic.proof all --start MOVES --dir EMPTY` for each
-candidate: the verify's last line counts the entries below it). The solver expands a
-position it has a choice for in its upper tree, with that move alone, so the checkpoint
-records it and the book plays it.
+candidate: the verify's last line counts the entries below it; then the whole book, as
+subtrees share positions). The solver expands a position it has a choice for in its upper
+tree, with that move alone, so the checkpoint records it and the book plays it.
 """
 
 from __future__ import annotations
