@@ -301,9 +301,9 @@ class Solver:
     def _choice(self, node: Node) -> int | None:
         """X's chosen move at `node` (in its orientation); None if there is none: at O's turn,
         where X has a three or must block, or where `choices` names none."""
-        if not x_to_move(node.x, node.o) or winning_mask(node.x, node.o) | winning_mask(
-            node.o, node.x
-        ):
+        if not self.choices or not x_to_move(node.x, node.o):
+            return None
+        if winning_mask(node.x, node.o) or winning_mask(node.o, node.x):
             return None
         return lookup(self.choices, node.x, node.o)
 
