@@ -35,11 +35,9 @@ def parse_choices(text: str) -> Entries:
         words = line.split("#")[0].split()
         if not words:
             continue
-        board = Board()
         try:
             cells = [parse_cell(word) for word in words]
-            for cell in cells[:-1]:
-                board.push(cell)
+            board = Board.from_moves(cells[:-1])
         except ValueError as error:
             raise ChoicesError(f"line {number}: {error}") from None
         x, o = board.bits[0], board.bits[1]
