@@ -18,6 +18,7 @@ from typing import NamedTuple, TextIO
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.proof import shrink
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
@@ -235,6 +236,10 @@ def write_book(
         nodes,
         setups,
         SCAN_NODES,
+        shrink.DEEP_SETUPS,
+        shrink.DEEP_NODES,
+        shrink.HEAVY,
+        shrink.LEVELS,
     )
     done = journal.get(done_key)
     if done is not None and path.exists() and digest(path.read_bytes()) == done["file"]:
@@ -327,6 +332,19 @@ def write_book(
         again = walk_from(open_lines)
         quiet |= again.quiet
         failures, walked = lost + again.failures, again.positions
+    if setups and not failures:
+        boards = [Board.from_moves(line).bits for line in x_lines(start)]
+        roots = [(x, o) for x, o in boards]
+        quiet = shrink.shrink(
+            quiet,
+            book,
+            roots,
+            mover,
+            partial(new_setup_search, prover == "fast"),
+            journal,
+            executor,
+            partial(Progress, out=out, workers=count, what="entries") if recording else None,
+        )
     text = format_entries(quiet.items())
     path.write_text(text, encoding="ascii")
     status = 0 if not failures else 1
