@@ -3,10 +3,11 @@
 The build's walk plays a win with at most `writer.SETUPS` setups before the proof's move. A
 third setup everywhere needs more entries, not fewer (below `111 224`: 692 instead of 657),
 but where the proof's move leads into a large subtree, a win with three setups often needs a
-small part of it: X's `51` after `111 222 114 233`... (see docs/proof.md). So once the walk
-is complete, each entry of 6 stones, then of 4, with at least `HEAVY` entries below it is asked
-again with `DEEP_SETUPS` setups and a larger budget; the win found is walked, and kept
-where it needs fewer entries than the subtree it replaces.
+small part of it: of the 71 entries of 4 stones with 20 or more entries below them in the
+book of 6,379, 21 had one, needing 460 entries where they needed 1,422. So once the walk is
+complete, each entry of `LEVELS` stones, deepest first, with at least `HEAVY` entries below
+it is asked again with `DEEP_SETUPS` setups and a larger budget; the win found is walked,
+and kept where it needs fewer entries than the subtree it replaces.
 """
 
 from __future__ import annotations
@@ -30,7 +31,13 @@ DEEP_SETUPS = 3  # the setups of the wins the heavy entries are asked for
 DEEP_NODES = 20_000_000  # threat-search positions for each of those searches
 RAW_FROM = 8  # `Reach` meets positions of this many stones or more by their bitboards
 HEAVY = 10  # the entries below an entry (its own included) that make it worth asking again
-LEVELS = (8, 6, 4)  # the stones of the entries asked, deepest first: a lighter subtree below
+LEVELS = (
+    12,
+    10,
+    8,
+    6,
+    4,
+)  # the stones of the entries asked, deepest first: a lighter subtree below
 # changes the weight of the entries above it
 
 
