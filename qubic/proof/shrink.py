@@ -114,18 +114,22 @@ class Lighter(NamedTuple):
 
 
 def ask_again(
-    key: tuple[int, int], book: Entries, mover: Mover, search: Callable[[int], SetupSearch]
+    entry: tuple[tuple[int, int], int],
+    book: Entries,
+    mover: Mover,
+    search: Callable[[int], SetupSearch],
 ) -> Lighter:
-    """`key`'s entry asked again (`Lighter`) of `search(DEEP_NODES)`, a new setup search; the
-    walk below a new move takes the book's moves where `mover` has none. Runs in a worker
-    process."""
+    """An entry, `(key, move)`, asked again (`Lighter`) of `search(DEEP_NODES)`, a new setup
+    search; the walk below a new move takes the book's moves where `mover` has none (below
+    the entry's own move it would walk the subtree the book has). Runs in a worker process."""
     start = time.process_time()
+    key, played = entry
     x, o = key
     try:
         cell = search(DEEP_NODES).forced_win(x, o, DEEP_SETUPS)
     except OutOfBudget:
         cell = None
-    if cell is None or cell == book.get(key):
+    if cell is None or cell == played:
         return Lighter(None, {}, 0, time.process_time() - start)
     walk = walk_lines([line_to(x, o)], {**book, key: cell}, mover=mover)
     return Lighter(cell, walk.quiet, len(walk.failures), time.process_time() - start)
@@ -160,7 +164,7 @@ def shrink(
         asking = progress(f"book: entries of {stones} stones asked again") if progress else None
         answers = run_tasks(
             partial(ask_again, book=book, mover=mover, search=search),
-            heavy,
+            [(key, reach.quiet[key]) for key in heavy],
             [digest("again", key, book_key, DEEP_SETUPS, DEEP_NODES) for key in heavy],
             journal,
             lambda answer: [answer.cell, sorted(answer.quiet.items()), *answer[2:]],
