@@ -31,14 +31,9 @@ DEEP_SETUPS = 3  # the setups of the wins the heavy entries are asked for
 DEEP_NODES = 20_000_000  # threat-search positions for each of those searches
 RAW_FROM = 8  # `Reach` meets positions of this many stones or more by their bitboards
 HEAVY = 10  # the entries below an entry (its own included) that make it worth asking again
-LEVELS = (
-    12,
-    10,
-    8,
-    6,
-    4,
-)  # the stones of the entries asked, deepest first: a lighter subtree below
-# changes the weight of the entries above it
+# The stones of the entries asked, deepest first: a lighter subtree below changes the weight
+# of the entries above it.
+LEVELS = (12, 10, 8, 6, 4)
 
 
 class Reach:
@@ -150,9 +145,9 @@ def shrink(
     it, and only the entries the strategy then meets. `book`: the moves the walk took where it
     had no setup (the checkpoint's, and those proved again), which the walks below new moves
     take too; `mover`: the walk's; `search`: a new setup search of so many threat-search
-    positions. Each level's questions run through `executor` (its
-    answers in `journal`, so a stopped build resumes); the answers are taken in the entries'
-    order, so the same inputs give the same book."""
+    positions. Each level's questions run through `executor` (its answers in `journal`, so a
+    stopped build resumes); the answers are taken in the entries' order, so the same inputs
+    give the same book."""
     reach, book = Reach(quiet), dict(book)
     for stones in LEVELS:
         heavy = [
