@@ -16,8 +16,8 @@ numba = pytest.importorskip("numba")  # the setup searches are the compiled ones
 
 from qubic.proof.writer import SCAN_NODES, new_setup_search, setup_first  # noqa: E402
 
-# X 111 144 411 (the canonical image's 0x1009), O at 0x4008008000: the shipped book of
-# 2026-11-26 played the proof's move 51 there, and these 14 entries below it.
+# X 111 114 141, O 144 234 323 (a canonical image): the book shipped before 37bf368 played
+# the proof's move 51 there, and these 14 entries below it.
 ROOT = 0x1009, 0x4008008000
 HEAVY_ENTRY = parse_entries("""
 1009 4008008000 51
