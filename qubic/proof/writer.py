@@ -220,8 +220,10 @@ def write_book(
     the checkpoint holds) and its quiet moves join; where that fails, or a pass before proved
     the root again, the gaps themselves are proved (at the run's unit width, then trying
     every move of X). The walk repeats over the gaps' subtrees until it meets no gap or has
-    nothing left to prove. The walk and the units run through `executor` when one is
-    given (`count` workers, for the busy share reported). With a `journal`, every part of a
+    nothing left to prove. A complete walk with setups then has its heavy entries asked
+    again for wins with one more setup (`shrink.shrink`). The walk, the units and those
+    questions run through `executor` when one is given (`count` workers, for the busy share
+    reported). With a `journal`, every part of a
     walk and every proof goes there as it arrives, so a build stopped at any point resumes
     with only the work in flight lost; a finished build leaves there only a record of the
     book it wrote, and a build with the same inputs finds that book up to date."""
