@@ -10,11 +10,10 @@ import pytest
 from qubic.proof.pool import Journal
 from qubic.proof.shrink import Reach, line_to, shrink
 from qubic.proof.verify import StrategyMover, walk_lines
+from qubic.proof.writer import SCAN_NODES, new_setup_search, setup_first
 from qubic.search.strategy import parse_entries
 
-numba = pytest.importorskip("numba")  # the setup searches are the compiled ones, as in a build
-
-from qubic.proof.writer import SCAN_NODES, new_setup_search, setup_first  # noqa: E402
+pytest.importorskip("numba")  # the setup searches are the compiled ones, as in a build
 
 # X 111 114 141, O 144 234 323 (a canonical image): the book shipped before 37bf368 played
 # the proof's move 51 there, and these 14 entries below it.

@@ -66,10 +66,10 @@ class Reach:
         while todo:
             mine, yours = todo.pop()
             if mine.bit_count() + yours.bit_count() < RAW_FROM:
-                mine, yours = key = CUBE.canonical(mine, yours)
+                mine, yours = key = canonical = CUBE.canonical(mine, yours)
                 cell = self.quiet.get(key)
             else:
-                key = mine, yours
+                key, canonical = (mine, yours), None  # the class's key, only if an entry
                 cell = self.images.get(key)
             if key in seen or winning_mask(mine, yours):
                 continue
@@ -80,7 +80,7 @@ class Reach:
             elif cell is None:
                 continue
             else:
-                met.add(CUBE.canonical(mine, yours) if key not in self.quiet else key)
+                met.add(canonical or CUBE.canonical(mine, yours))
             mine |= 1 << cell
             empty = CUBE.full_mask & ~(mine | yours)
             threes = winning_mask(mine, yours)
