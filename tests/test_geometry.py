@@ -4,7 +4,7 @@ from itertools import combinations, pairwise
 import pytest
 
 from qubic.core.geometry import CUBE, Geometry
-from qubic.core.symmetry import line_profile
+from qubic.core.symmetry import line_profile, profile_after
 
 
 def test_the_cube_has_64_cells_and_76_lines():
@@ -147,3 +147,21 @@ def test_images_share_a_line_profile_and_most_other_positions_do_not():
         profiles.setdefault(profile, set()).add(CUBE.canonical(first, second))
     # A cheap filter: positions that are not images of each other mostly differ in it.
     assert len(profiles) > 200
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 3), (4, 4)])
+def test_a_line_profile_followed_move_by_move_is_the_profile_of_each_position(shape):
+    geometry = Geometry(*shape)
+    rng = random.Random(shape[1])
+    for _ in range(20):
+        cells = rng.sample(range(len(geometry.cells)), len(geometry.cells))
+        first = second = 0
+        profile = line_profile(geometry, first, second)
+        for ply, cell in enumerate(cells):
+            by_second = ply % 2 == 1
+            profile = profile_after(geometry, profile, first, second, cell, by_second)
+            if by_second:
+                second |= 1 << cell
+            else:
+                first |= 1 << cell
+            assert profile == line_profile(geometry, first, second)

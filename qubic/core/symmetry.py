@@ -6,6 +6,9 @@ of each other, so searches try one move of each such class (an orbit).
 
 from __future__ import annotations
 
+from functools import cache
+from typing import NamedTuple
+
 from qubic.core.geometry import Geometry
 
 Symmetry = tuple[int, ...]
@@ -19,15 +22,54 @@ def stabilizer(geometry: Geometry, *boards: int) -> list[Symmetry]:
     return [s for s, f in zip(geometry.symmetries, fixed) if f]
 
 
-def line_profile(geometry: Geometry, first: int, second: int) -> tuple[int, ...]:
-    """How many lines hold each pair of counts of `first`'s and `second`'s stones. Every
-    symmetry maps lines onto lines, so images of a position share it: a cheap test that two
-    positions are not images of each other (17 µs here, 28 times cheaper than `Geometry.orient`)."""
-    side = geometry.size + 1
-    counts = [0] * side * side
+def line_profile(geometry: Geometry, first: int, second: int) -> int:
+    """How many lines hold each pair of counts of `first`'s and `second`'s stones, packed in
+    one int (a field per pair). Every symmetry maps lines onto lines, so images of a position
+    share it: a cheap test that two positions are not images of each other (17 µs here, 28
+    times cheaper than `Geometry.orient`; `profile_after` follows a move in a tenth of that)."""
+    steps = _profile_steps(geometry)
+    profile = 0
     for mask in geometry.line_masks:
-        counts[(first & mask).bit_count() * side + (second & mask).bit_count()] += 1
-    return tuple(counts)
+        profile += steps.fields[
+            (first & mask).bit_count() * steps.side + (second & mask).bit_count()
+        ]
+    return profile
+
+
+def profile_after(
+    geometry: Geometry, profile: int, first: int, second: int, cell: int, second_plays: bool = False
+) -> int:
+    """`line_profile` of the position after a stone of `first` (of `second` if `second_plays`)
+    on `cell`, an empty cell, from `profile`, the position's before: only the lines through
+    `cell` change their counts."""
+    steps = _profile_steps(geometry)
+    moves = steps.second if second_plays else steps.first
+    side = steps.side
+    for mask in geometry.cell_line_masks[cell]:
+        profile += moves[(first & mask).bit_count() * side + (second & mask).bit_count()]
+    return profile
+
+
+class _ProfileSteps(NamedTuple):
+    """A geometry's line-profile fields by pair of counts (the pair's index: first's count
+    times `side`, plus second's), and the change of a profile when a line's pair gains a stone
+    of first's or of second's."""
+
+    side: int
+    fields: list[int]
+    first: list[int]
+    second: list[int]
+
+
+@cache
+def _profile_steps(geometry: Geometry) -> _ProfileSteps:
+    side = geometry.size + 1
+    width = len(geometry.line_masks).bit_length()  # a field holds any count of lines
+    fields = [1 << width * index for index in range(side * side)]
+    below = range(side * side - side)  # a pair's first count can grow
+    first = [fields[i + side] - fields[i] if i in below else 0 for i in range(side * side)]
+    second = [fields[i + 1] - fields[i] if (i + 1) % side else 0 for i in range(side * side)]
+    return _ProfileSteps(side, fields, first, second)
 
 
 def orbit_representatives(cells: int, group: list[Symmetry]) -> list[int]:

@@ -26,21 +26,24 @@ from typing import Any, TextIO
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.notation import format_cell, parse_cell
-from qubic.core.symmetry import line_profile, orbit_representatives, stabilizer
+from qubic.core.symmetry import line_profile, orbit_representatives, profile_after, stabilizer
 from qubic.proof.checkpoint import place
 from qubic.proof.pool import Journal, Workers, digest, run_tasks, workers
 from qubic.proof.progress import Progress
 from qubic.proof.unit import fast_prover_available
 from qubic.search import strategy
-from qubic.search.strategy import x_move
+from qubic.search.strategy import quiet_move
 from qubic.search.threats import (
     OutOfBudget,
     PureThreatSearch,
     ThreatSearch,
     lowest,
+    new_threats,
     winning_mask,
 )
 
+# X's move and why where X has no line to complete and O none to block (`quiet_move`), given
+# the book and the position's orientation if the caller has it.
 Mover = Callable[[int, int, strategy.Entries, Orientation | None], tuple[int, str] | None]
 QUIET = ("book", "setup")  # the reasons of the quiet moves a book must hold
 PARTS = 160  # the parts a walk through workers is cut into: enough to keep every worker
@@ -83,7 +86,7 @@ def walk(
     book: strategy.Entries,
     limit: int | None = None,
     executor: Executor | None = None,
-    mover: Mover = x_move,
+    mover: Mover = quiet_move,
 ) -> Walk:
     """Walk the strategy from the position after `moves` (X to move), or from the first
     `limit` positions of it, as `walk_lines` does from one line."""
@@ -113,18 +116,18 @@ def walk_lines(
     book: strategy.Entries,
     executor: Executor | None = None,
     limit: int | None = None,
-    mover: Mover = x_move,
+    mover: Mover = quiet_move,
     journal: Journal | None = None,
     progress: Progress | None = None,
     parts: int = PARTS,
 ) -> Walk:
-    """Walk the strategy from the position after each of `lines` (X to move), X playing
-    `mover`'s moves (level perfect's by default). With an `executor` or a `journal`, the top
-    of the walk is walked here, X's answers and O's replies to them, until some `parts`
-    lines are left; their subtrees are walked in parts, in the executor's processes
-    (`limit` then counts within each), and each part's answer goes to the journal as it
-    arrives: a walk stopped and run again takes the parts it finished from there. A position
-    two parts meet is walked in each."""
+    """Walk the strategy from the position after each of `lines` (X to move), X winning or
+    blocking where it can, else playing `mover`'s moves (level perfect's by default). With an
+    `executor` or a `journal`, the top of the walk is walked here, X's answers and O's replies
+    to them, until some `parts` lines are left; their subtrees are walked in parts, in the
+    executor's processes (`limit` then counts within each), and each part's answer goes to
+    the journal as it arrives: a walk stopped and run again takes the parts it finished from
+    there. A position two parts meet is walked in each."""
     if executor is None and journal is None:
         return _walk(lines, book, limit, mover)
     start = time.perf_counter()
@@ -216,14 +219,14 @@ def _decode(data: dict[str, Any]) -> Walk:
     )
 
 
-_profiles: dict[str, set[tuple[int, ...]]] = {}  # the book's line profiles, by its digest
+_profiles: dict[str, set[int]] = {}  # the book's line profiles, by its digest
 
 
 def _walk(
     starts: list[list[int]],
     book: strategy.Entries,
     limit: int | None = None,
-    mover: Mover = x_move,
+    mover: Mover = quiet_move,
     split: bool = False,
     book_key: str | None = None,
 ) -> Walk:
@@ -233,13 +236,15 @@ def _walk(
     start = time.perf_counter()
     result = Walk()
     seen: set[tuple[int, int]] = set()
-    stack: list[tuple[int, int, Trail]] = []
+    # A position, X to move: the bitboards, the moves to it, X's and O's winning cells and
+    # its line profile, the last three found from its parent's (only a move's lines change).
+    stack: list[tuple[int, int, Trail, int, int, int]] = []
     for moves in starts:
         path: Trail = None
         for cell in moves:
             path = (cell, path)
-        board = Board.from_moves(moves)
-        stack.append((board.bits[0], board.bits[1], path))
+        x, o = Board.from_moves(moves).bits
+        stack.append((x, o, path, winning_mask(x, o), winning_mask(o, x), line_profile(CUBE, x, o)))
     profiles = _profiles.get(book_key or "") if book_key else None
     if profiles is None:
         profiles = {line_profile(CUBE, x, o) for x, o in book}
@@ -247,16 +252,16 @@ def _walk(
             _profiles.clear()  # one book at a time
             _profiles[book_key] = profiles
     while stack and (limit is None or result.positions < limit):
-        x, o, path = stack.pop()
-        if winning_mask(x, o):  # no need to look for the position again
+        x, o, path, mine, theirs, profile = stack.pop()
+        if mine:  # no need to look for the position again
             result.answered["win"] += 1
             continue
-        if winning_mask(o, x) or line_profile(CUBE, x, o) in profiles:
+        if theirs or profile in profiles:
             orientation = CUBE.orient(x, o)
             if orientation[0] in seen:
                 continue
             seen.add(orientation[0])
-            move = mover(x, o, book, orientation)
+            move = (lowest(theirs), "block") if theirs else mover(x, o, book, orientation)
         else:  # not in the book: X's move is its forced win by threats (or, as the book is
             # built, a win with setups), else none. Most such positions are on a forced line,
             # met once, so finding them again (the orientation, most of the walk's time) is
@@ -271,14 +276,15 @@ def _walk(
         if reason in QUIET:
             key, symmetry = orientation or CUBE.orient(x, o)
             result.quiet[key] = symmetry[cell]
+        profile = profile_after(CUBE, profile, x, o, cell)
         x |= 1 << cell
         path = (cell, path)
         empty = CUBE.full_mask & ~(x | o)
-        theirs = winning_mask(o, x)
+        theirs &= ~(1 << cell)  # each of O's threes has one empty cell: X's stone ends those
         if not empty or theirs:  # a draw, or O wins
             result.failures.append(_moves(path if not theirs else (lowest(theirs), path)))
             continue
-        mine = winning_mask(x, o)
+        mine = new_threats(x, o, cell)  # X had no three: any now is through its stone
         if mine:
             result.lost_at_once += empty.bit_count() - 1
         for reply in _o_replies(x, o, empty, mine):
@@ -288,15 +294,25 @@ def _walk(
             elif split:
                 result.frontier.append(_moves((reply, path)))
             else:
-                stack.append((x, after, (reply, path)))
+                stack.append(
+                    (
+                        x,
+                        after,
+                        (reply, path),
+                        mine & ~(1 << reply),
+                        new_threats(after, x, reply),  # O had no three: the same
+                        profile_after(CUBE, profile, x, o, reply, second_plays=True),
+                    )
+                )
     result.seconds = time.perf_counter() - start
     return result
 
 
 @cache
 def strategy_threats(fast: bool) -> ThreatSearch | None:
-    """The threat search that answers `x_move`'s question as its own new one would: compiled
-    when `fast` (`FreshThreatSearch`, the solver extra), else None, `x_move`'s default."""
+    """The threat search that answers `quiet_move`'s question as its own new one would:
+    compiled when `fast` (`FreshThreatSearch`, the solver extra), else None, `quiet_move`'s
+    default."""
     if not fast:
         return None
     from qubic.proof.fast_prover import FreshThreatSearch  # numba: the solver extra
@@ -308,9 +324,10 @@ LEAVES = ("ours", "patashnik")  # the leaf rules a walk can count the strategy's
 
 
 class StrategyMover:
-    """X's moves as the strategy plays them (`x_move`), for a walk: its forced wins by threats
-    found by the compiled search if `fast` (the same answers; the walk plays every line to its
-    end, so its verdict never rests on the search), and under the `leaf` rule. Under
+    """X's moves as the strategy plays them where X neither wins nor blocks (`quiet_move`),
+    for a walk: its forced wins by threats found by the compiled search if `fast` (the same
+    answers; the walk plays every line to its end, so its verdict never rests on the search),
+    and under the `leaf` rule. Under
     Patashnik's, a forced win must be one by threats alone (`PureThreatSearch`): where X's
     only forced wins need O's blocks to make threes (answered by blocks that are threats),
     X's move is one the strategy must hold, a 'book' move."""
@@ -322,7 +339,7 @@ class StrategyMover:
     def __call__(
         self, x: int, o: int, book: strategy.Entries, orientation: Orientation | None = None
     ) -> tuple[int, str] | None:
-        move = x_move(x, o, book, orientation, search=strategy_threats(self.fast))
+        move = quiet_move(x, o, book, orientation, search=strategy_threats(self.fast))
         if self.leaf == "ours" or move is None or move[1] != "threats":
             return move
         try:

@@ -26,7 +26,7 @@ from qubic.proof.unit import UNIT_WIDTH, unit
 from qubic.proof.verify import Mover, Walk, strategy_threats, walk_lines, x_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
-from qubic.search.strategy import Entries, format_entries, lookup, x_move
+from qubic.search.strategy import Entries, format_entries, lookup, quiet_move
 from qubic.search.threats import OutOfBudget, ThreatSearch, new_threats, still_forces
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
@@ -47,16 +47,16 @@ def setup_first(
     fast: bool = False,
     scan: int = 0,
 ) -> tuple[int, str] | None:
-    """X's move as the book's walk plays it, and why: a win, a block or a forced win by
-    threats as level perfect finds them, else a win with at most `setups` setups ('setup'),
-    else the book's move; None if there is none of them. `fast`: the searches compiled
+    """X's move as the book's walk plays it where X neither wins nor blocks, and why: a forced
+    win by threats as level perfect finds them, else a win with at most `setups` setups
+    ('setup'), else the book's move; None if there is none of them. `fast`: the searches compiled
     (`FreshThreatSearch` and `FastSetupSearch`, the solver extra), the same searches, many
     times faster. `scan`: the budget of `cheapest_setup`'s scan (0: none). The setup search
     is a new one, quiet setups first, asked about the position's canonical image:
     its answer depends on the class alone, not on the orientation the walk met it in nor on
     what was asked before, so every line through a class plays the same move there and the
     book holds no entry the strategy does not reach."""
-    move = x_move(x, o, {}, search=strategy_threats(fast))
+    move = quiet_move(x, o, {}, search=strategy_threats(fast))
     if move is None:
         orientation = orientation or CUBE.orient(x, o)
         (image_x, image_o), symmetry = orientation
@@ -252,7 +252,7 @@ def write_book(
     mover: Mover = (
         partial(setup_first, setups=setups, fast=prover == "fast", scan=SCAN_NODES)
         if setups
-        else x_move
+        else quiet_move
     )
     passes = 1
 

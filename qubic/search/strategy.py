@@ -81,6 +81,18 @@ def x_move(
     theirs = winning_mask(o, x)
     if theirs:
         return lowest(theirs), "block"
+    return quiet_move(x, o, book, orientation, search)
+
+
+def quiet_move(
+    x: int,
+    o: int,
+    book: Entries,
+    orientation: Orientation | None = None,
+    search: ThreatSearch | None = None,
+) -> tuple[int, str] | None:
+    """`x_move` where X has no line to complete and O none to block: the book's move ('book'),
+    else X's forced win by threats ('threats'), else None."""
     cell = lookup(book, x, o, orientation)
     if cell is not None:
         return cell, "book"
