@@ -12,6 +12,7 @@ each row by row from the left (axes level, row, column); for 4-D the grid of gri
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import permutations, product
@@ -32,6 +33,7 @@ FAMILY_NAMES_3D = {
 }
 # The axes in printing (and numbering) order, most significant first, by number of dimensions.
 READING_AXES = {1: (0,), 2: (1, 0), 3: (0, 2, 1), 4: (2, 3, 0, 1)}
+_FORMATS = {8: "B", 16: "H", 32: "I", 64: "Q"}  # memoryview's format of each width of int
 
 
 @dataclass(frozen=True)
@@ -162,31 +164,61 @@ class Geometry:
         such symmetry)."""
         firsts = self.images(first)
         least = min(firsts)
+        if firsts.count(least) == 1:
+            i = firsts.index(least)
+            return (least, self.images(second)[i]), self.symmetries[i]
+        seconds = self.images(second)
         return min(
-            ((least, _image_by_bytes(second, self._byte_images[i])), self.symmetries[i])
+            ((least, seconds[i]), self.symmetries[i])
             for i, value in enumerate(firsts)
             if value == least
         )
 
     def images(self, bits: int) -> list[int]:
         """The images of bitboard `bits` under each of the symmetries, in their order."""
-        return [_image_by_bytes(bits, byte_images) for byte_images in self._byte_images]
+        chunk, tables = self._chunk_images
+        together = 0  # every image at once, one field of `_field` bits each
+        mask = (1 << chunk) - 1
+        for table in tables:
+            if not bits:
+                break
+            together |= table[bits & mask]
+            bits >>= chunk
+        field = self._field
+        data = together.to_bytes(field // 8 * len(self.symmetries), "little")
+        if field in _FORMATS and sys.byteorder == "little":
+            return memoryview(data).cast(_FORMATS[field]).tolist()
+        size = field // 8
+        return [int.from_bytes(data[i : i + size], "little") for i in range(0, len(data), size)]
 
     @cached_property
-    def _byte_images(self) -> list[list[list[int]]]:
-        """For each symmetry and each byte of a bitboard, the image of every value of it."""
+    def _field(self) -> int:
+        """The bits each image takes in `images`' int of them all."""
+        return next((f for f in _FORMATS if f >= len(self.cells)), -(-len(self.cells) // 8) * 8)
+
+    @cached_property
+    def _chunk_images(self) -> tuple[int, list[list[int]]]:
+        """The bits of a bitboard's chunk, and for each chunk, every value's images under all
+        the symmetries at once (fields of `_field` bits): a chunk is a byte, as long as the
+        tables stay small (the cube's take 3 MB), else two bits."""
+        field, count = self._field, len(self.cells)
+        chunk = 8 if count <= 64 else 2
+        per_cell = []  # each cell's images at once
+        for cell in range(count):
+            data = bytearray(field // 8 * len(self.symmetries))
+            for i, symmetry in enumerate(self.symmetries):
+                bit = i * field + symmetry[cell]
+                data[bit >> 3] |= 1 << (bit & 7)
+            per_cell.append(int.from_bytes(data, "little"))
         tables = []
-        for sym in self.symmetries:
-            per_byte = []
-            for offset in range(0, len(sym), 8):
-                table = [0] * 256
-                for value in range(1, 1 << min(8, len(sym) - offset)):
-                    # The image of the value without its lowest bit, and of that bit.
-                    low = (value & -value).bit_length() - 1
-                    table[value] = table[value & (value - 1)] | 1 << sym[offset + low]
-                per_byte.append(table)
-            tables.append(per_byte)
-        return tables
+        for offset in range(0, count, chunk):
+            table = [0] * (1 << min(chunk, count - offset))
+            for value in range(1, len(table)):
+                # The images of the value without its lowest bit, and of that bit.
+                low = (value & -value).bit_length() - 1
+                table[value] = table[value & (value - 1)] | per_cell[offset + low]
+            tables.append(table)
+        return chunk, tables
 
     def family_counts(self) -> dict[str, int]:
         """How many lines each family has, in the order the families first appear."""
@@ -224,16 +256,6 @@ class Geometry:
                 mask = sum(1 << c for c in cells)
                 lines.append(Line(cells, mask, self._family(direction)))
         return lines
-
-
-def _image_by_bytes(bits: int, byte_images: list[list[int]]) -> int:
-    result = 0
-    for table in byte_images:
-        if not bits:
-            break
-        result |= table[bits & 255]
-        bits >>= 8
-    return result
 
 
 def geometry(size: int = 4, dims: int = 3, no_centre: bool = False) -> Geometry:

@@ -28,12 +28,11 @@ def line_profile(geometry: Geometry, first: int, second: int) -> int:
     share it: a cheap test that two positions are not images of each other (17 µs here, 28
     times cheaper than `Geometry.orient`; `profile_after` follows a move in a tenth of that)."""
     steps = _profile_steps(geometry)
-    profile = 0
+    side = steps.side
+    counts = [0] * side * side
     for mask in geometry.line_masks:
-        profile += steps.fields[
-            (first & mask).bit_count() * steps.side + (second & mask).bit_count()
-        ]
-    return profile
+        counts[(first & mask).bit_count() * side + (second & mask).bit_count()] += 1
+    return sum(count * field for count, field in zip(counts, steps.fields, strict=True) if count)
 
 
 def profile_after(
