@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import permutations, product
+from typing import Literal
 
 Orientation = tuple[tuple[int, int], tuple[int, ...]]
 """A pair of bitboards' canonical key and a symmetry mapping the pair onto it."""
@@ -33,7 +34,8 @@ FAMILY_NAMES_3D = {
 }
 # The axes in printing (and numbering) order, most significant first, by number of dimensions.
 READING_AXES = {1: (0,), 2: (1, 0), 3: (0, 2, 1), 4: (2, 3, 0, 1)}
-_FORMATS = {8: "B", 16: "H", 32: "I", 64: "Q"}  # memoryview's format of each width of int
+# memoryview's format of each width of int
+_FORMATS: dict[int, Literal["B", "H", "I", "Q"]] = {8: "B", 16: "H", 32: "I", 64: "Q"}
 
 
 @dataclass(frozen=True)
