@@ -290,3 +290,74 @@ def test_perfect_as_o_where_x_left_the_strategy_holds_out_as_expert_does():
     assert all(classify(search, o, x, c) is not Defence.STOPS for c in empty)
     cell = PerfectPlayer(seed=1).choose(board.copy()).cell
     assert cell == ExpertPlayer(seed=1).choose(board.copy()).cell == parse_cell("324")
+
+
+def test_the_walk_follows_the_positions_as_a_walk_from_scratch_does():
+    """The walk's winning cells and line profiles, carried from parent to child, against a
+    walk that finds everything afresh at each position, with a mover that plays the lowest
+    empty cell: lines end in wins, blocks, O's wins and full cubes."""
+    rng = random.Random(1)
+    board = Board()
+    for _ in range(2_000):  # stones at random, none making a three, to an X-to-move middle
+        board.push(rng.choice(board.legal_moves()))
+        if board.winning_cells(Mark.X) or board.winning_cells(Mark.O):
+            board.pop()
+        if len(board.moves) == 44:
+            break
+    start = list(board.moves)
+    assert len(start) == 44
+
+    def lowest_empty(x: int, o: int, book: object, orientation: object) -> tuple[int, str]:
+        empty = CUBE.full_mask & ~(x | o)
+        return (empty & -empty).bit_length() - 1, "book"
+
+    expected = {"answered": {}, "failures": [], "quiet": {}}
+    seen = set()
+
+    def afresh(line: list[int]) -> None:
+        x, o = Board.from_moves(line).bits
+        answered = expected["answered"]
+        if winning_cells(x, o):
+            answered["win"] = answered.get("win", 0) + 1
+            return
+        theirs = winning_cells(o, x)
+        if theirs:
+            key = CUBE.canonical(x, o)
+            if key in seen:
+                return
+            seen.add(key)
+            cell, reason = min(theirs), "block"
+        else:
+            cell, reason = lowest_empty(x, o, None, None)
+            key, symmetry = CUBE.orient(x, o)
+            expected["quiet"][key] = symmetry[cell]
+        answered[reason] = answered.get(reason, 0) + 1
+        x |= 1 << cell
+        theirs = winning_cells(o, x)
+        if theirs or x | o == CUBE.full_mask:
+            expected["failures"].append([*line, cell, *([min(theirs)] if theirs else [])])
+            return
+        mine = winning_cells(x, o)
+        empty = CUBE.full_mask & ~(x | o)
+        replies = [min(mine)] if mine else orbit_representatives(empty, stabilizer(CUBE, x, o))
+        for reply in reversed(replies):  # the walk's stack takes the last first
+            if x | o | 1 << reply == CUBE.full_mask:
+                expected["failures"].append([*line, cell, reply])
+            else:
+                afresh([*line, cell, reply])
+
+    def winning_cells(me: int, you: int) -> list[int]:
+        return sorted(
+            cell
+            for line in CUBE.lines
+            if not you & line.mask and (me & line.mask).bit_count() == 3
+            for cell in line.cells
+            if not me >> cell & 1
+        )
+
+    afresh(start)
+    found = walk(start, {}, mover=lowest_empty)
+    assert dict(found.answered) == expected["answered"]
+    assert sorted(found.failures) == sorted(expected["failures"])
+    assert found.quiet == expected["quiet"]
+    assert {"win", "block", "book"} <= found.answered.keys() and found.failures
