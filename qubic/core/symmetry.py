@@ -25,8 +25,8 @@ def stabilizer(geometry: Geometry, *boards: int) -> list[Symmetry]:
 def line_profile(geometry: Geometry, first: int, second: int) -> int:
     """How many lines hold each pair of counts of `first`'s and `second`'s stones, packed in
     one int (a field per pair). Every symmetry maps lines onto lines, so images of a position
-    share it: a cheap test that two positions are not images of each other (17 µs here, 28
-    times cheaper than `Geometry.orient`; `profile_after` follows a move in a tenth of that)."""
+    share it: a cheap test that two positions are not images of each other (12 µs here, half
+    `Geometry.orient`'s time; `profile_after` follows a move in about 1 µs)."""
     steps = _profile_steps(geometry)
     side = steps.side
     counts = [0] * side * side

@@ -264,8 +264,8 @@ def _walk(
             move = (lowest(theirs), "block") if theirs else mover(x, o, book, orientation)
         else:  # not in the book: X's move is its forced win by threats (or, as the book is
             # built, a win with setups), else none. Most such positions are on a forced line,
-            # met once, so finding them again (the orientation, most of the walk's time) is
-            # not worth it.
+            # met once, so finding them again (the orientation, as long as the rest of a
+            # position's work) is not worth it.
             orientation = None
             move = mover(x, o, {}, None)
         if move is None:
@@ -327,10 +327,9 @@ class StrategyMover:
     """X's moves as the strategy plays them where X neither wins nor blocks (`quiet_move`),
     for a walk: its forced wins by threats found by the compiled search if `fast` (the same
     answers; the walk plays every line to its end, so its verdict never rests on the search),
-    and under the `leaf` rule. Under
-    Patashnik's, a forced win must be one by threats alone (`PureThreatSearch`): where X's
-    only forced wins need O's blocks to make threes (answered by blocks that are threats),
-    X's move is one the strategy must hold, a 'book' move."""
+    and under the `leaf` rule. Under Patashnik's, a forced win must be one by threats alone
+    (`PureThreatSearch`): where X's only forced wins need O's blocks to make threes (answered
+    by blocks that are threats), X's move is one the strategy must hold, a 'book' move."""
 
     def __init__(self, fast: bool = False, leaf: str = "ours") -> None:
         self.fast, self.leaf = fast, leaf
