@@ -1,0 +1,66 @@
+"""How far the choice of X's third moves could thin the strategy book, as a Markdown table.
+
+    pip install -e '.[solver]' && python benchmarks/third_moves.py   # about half a minute
+
+For each entry of 4 stones in the shipped book (X's third move), the classes of O's replies
+after it that leave X no forced win by threats: each is a position the strategy must answer
+with an entry of 6 stones. Against it, the fewest such replies over every quiet move of X
+there (one that makes no three), whether or not the move wins: no choice of quiet third
+moves needs fewer entries of 6 stones than that. A move that makes a three leaves O one reply,
+the block, whose position needs an entry in turn; those are counted apart.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from qubic.core.geometry import CUBE
+from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.proof.unit import fast_prover_available
+from qubic.proof.verify import strategy_threats
+from qubic.search.strategy import THREAT_NODES, shipped
+from qubic.search.threats import ThreatSearch, new_threats, winning_mask
+
+
+def open_replies(x: int, o: int, cell: int, search: ThreatSearch) -> int:
+    """The classes of O's replies to X's `cell` at `(x, o)` after which X has no forced win by
+    threats (replies that leave X a three are lost at once: not counted)."""
+    mine = x | 1 << cell
+    empty = CUBE.full_mask & ~(mine | o)
+    count = 0
+    for reply in orbit_representatives(empty, stabilizer(CUBE, mine, o)):
+        yours = o | 1 << reply
+        if not winning_mask(mine, yours) and search.forced_win(mine, yours, shortest=False) is None:
+            count += 1
+    return count
+
+
+def main() -> None:
+    search = strategy_threats(fast_prover_available()) or ThreatSearch(THREAT_NODES)
+    book = shipped()
+    played: Counter[int] = Counter()
+    fewest: Counter[int] = Counter()
+    threes = 0
+    for (x, o), cell in sorted(book.items()):
+        if x.bit_count() + o.bit_count() != 4:
+            continue
+        empty = CUBE.full_mask & ~(x | o)
+        quiet = [
+            c
+            for c in orbit_representatives(empty, stabilizer(CUBE, x, o))
+            if not new_threats(x | 1 << c, o, c)
+        ]
+        threes += new_threats(x | 1 << cell, o, cell) != 0
+        played[open_replies(x, o, cell, search)] += 1
+        fewest[min(open_replies(x, o, c, search) for c in quiet)] += 1
+    print("| open replies | entries, the book's move | entries, the fewest over quiet moves |")
+    print("|---|---|---|")
+    for count in sorted(played.keys() | fewest.keys()):
+        print(f"| {count} | {played[count]} | {fewest[count]} |")
+    total = sum(k * v for k, v in played.items()), sum(k * v for k, v in fewest.items())
+    print(f"| all | {total[0]:,} over {played.total()} entries | {total[1]:,} |")
+    print(f"\nThe book's move makes a three at {threes} of the entries (O's one reply: the block).")
+
+
+if __name__ == "__main__":
+    main()
