@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import permutations, product
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Orientation = tuple[tuple[int, int], tuple[int, ...]]
 """A pair of bitboards' canonical key and a symmetry mapping the pair onto it."""
@@ -178,33 +178,24 @@ class Geometry:
 
     def images(self, bits: int) -> list[int]:
         """The images of bitboard `bits` under each of the symmetries, in their order."""
-        chunk, tables = self._chunk_images
-        together = 0  # every image at once, one field of `_field` bits each
+        chunk, tables, size, read = self._image_tables
+        together = 0  # every image at once, `size` bytes each
         mask = (1 << chunk) - 1
         for table in tables:
             if not bits:
                 break
             together |= table[bits & mask]
             bits >>= chunk
-        field = self._field
-        data = together.to_bytes(field // 8 * len(self.symmetries), "little")
-        if field in _FORMATS and sys.byteorder == "little":
-            return memoryview(data).cast(_FORMATS[field]).tolist()
-        size = field // 8
+        data = together.to_bytes(size * len(self.symmetries), "little")
+        if read is not None:
+            return memoryview(data).cast(read).tolist()
         return [int.from_bytes(data[i : i + size], "little") for i in range(0, len(data), size)]
 
     @cached_property
-    def _field(self) -> int:
-        """The bits each image takes in `images`' int of them all."""
-        return next((f for f in _FORMATS if f >= len(self.cells)), -(-len(self.cells) // 8) * 8)
-
-    @cached_property
-    def _chunk_images(self) -> tuple[int, list[list[int]]]:
-        """The bits of a bitboard's chunk, and for each chunk, every value's images under all
-        the symmetries at once (fields of `_field` bits): a chunk is a byte, as long as the
-        tables stay small (the cube's take 3 MB), else two bits."""
-        field, count = self._field, len(self.cells)
-        chunk = 8 if count <= 64 else 2
+    def _image_tables(self) -> _ImageTables:
+        count = len(self.cells)
+        field = next((f for f in _FORMATS if f >= count), -(-count // 8) * 8)
+        chunk = 8 if count <= 64 else 2  # the cube's tables take 3 MB; bytes would swell larger
         per_cell = []  # each cell's images at once
         for cell in range(count):
             data = bytearray(field // 8 * len(self.symmetries))
@@ -220,7 +211,8 @@ class Geometry:
                 low = (value & -value).bit_length() - 1
                 table[value] = table[value & (value - 1)] | per_cell[offset + low]
             tables.append(table)
-        return chunk, tables
+        read = _FORMATS.get(field) if sys.byteorder == "little" else None
+        return _ImageTables(chunk, tables, field // 8, read)
 
     def family_counts(self) -> dict[str, int]:
         """How many lines each family has, in the order the families first appear."""
@@ -258,6 +250,17 @@ class Geometry:
                 mask = sum(1 << c for c in cells)
                 lines.append(Line(cells, mask, self._family(direction)))
         return lines
+
+
+class _ImageTables(NamedTuple):
+    """`Geometry.images`' tables: the bits of a bitboard's chunk; for each chunk, every
+    value's images under all the symmetries at once, one int, an image every `size` bytes;
+    and the memoryview format that reads those back as ints (None: `int.from_bytes`)."""
+
+    chunk: int
+    tables: list[list[int]]
+    size: int
+    read: Literal["B", "H", "I", "Q"] | None
 
 
 def geometry(size: int = 4, dims: int = 3, no_centre: bool = False) -> Geometry:
