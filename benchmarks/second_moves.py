@@ -1,6 +1,6 @@
 """How X's second moves decide the entries of 4 stones, as a Markdown table.
 
-    pip install -e '.[solver]' && python benchmarks/second_moves.py   # a few minutes
+    pip install -e '.[solver]' && python benchmarks/second_moves.py   # under a minute
 
 After `111` and each of O's 12 kinds of reply, X's second move leaves O some 30 classes of
 second reply, each a position of 4 stones where X needs an entry. The same position is met
@@ -9,14 +9,14 @@ lines, up to the symmetries that keep `111`. `444` is kept by all of them, so X 
 after every reply shares every such pair. For each way of choosing X's second moves, the
 table counts the classes of positions of 4 stones it leaves and, as a guide to the entries
 of 6 stones below them, the fewest open replies after X's quiet third moves there (classes of
-O's replies that leave X no forced win by threats, `third_moves.open_replies`), summed.
+O's replies that leave X no forced win by threats, `third_moves.fewest_open`), summed.
 Neither says the moves win, nor what the whole book needs: proved whole, the second row's
 moves need 6,404 entries against the shipped 5,736 (docs/proof.md).
 """
 
 from __future__ import annotations
 
-from third_moves import open_replies
+from third_moves import fewest_open
 
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
@@ -24,7 +24,7 @@ from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.proof.unit import fast_prover_available
 from qubic.proof.verify import strategy_threats
 from qubic.search.strategy import THREAT_NODES, lookup, shipped
-from qubic.search.threats import ThreatSearch, new_threats
+from qubic.search.threats import ThreatSearch
 
 FIRST = parse_cell("111")
 OPPOSITE = parse_cell("444")
@@ -56,16 +56,6 @@ def positions(moves: dict[int, int]) -> set[tuple[int, int]]:
     return found
 
 
-def fewest_open(x: int, o: int, search: ThreatSearch) -> int:
-    """The fewest open replies after any quiet third move of X at `(x, o)`."""
-    empty = CUBE.full_mask & ~(x | o)
-    return min(
-        open_replies(x, o, cell, search)
-        for cell in orbit_representatives(empty, stabilizer(CUBE, x, o))
-        if not new_threats(x | 1 << cell, o, cell)
-    )
-
-
 def main() -> None:
     search = strategy_threats(fast_prover_available()) or ThreatSearch(THREAT_NODES)
     book = second_moves()
@@ -80,7 +70,11 @@ def main() -> None:
     print("|---|---|---|")
     for name, moves in choices:
         found = positions(moves)
-        fewest = sum(fewest_open(x, o, search) for x, o in sorted(found))
+        fewest = 0
+        for x, o in sorted(found):
+            least = fewest_open(x, o, search)
+            assert least is not None, "X has a quiet move at 4 stones"
+            fewest += least
         print(f"| {name} | {len(found):,} | {fewest:,} |")
     listed = ", ".join(f"{format_cell(r)} {format_cell(m)}" for r, m in book.items())
     print(f"\nThe book's second moves, after each reply: {listed}")

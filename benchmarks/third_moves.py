@@ -39,6 +39,20 @@ def open_replies(x: int, o: int, cell: int, search: ThreatSearch) -> int:
     return count
 
 
+def fewest_open(x: int, o: int, search: ThreatSearch) -> int | None:
+    """The fewest open replies (`open_replies`) after any quiet move of X at `(x, o)`, one
+    that makes no three; None if X has none."""
+    empty = CUBE.full_mask & ~(x | o)
+    return min(
+        (
+            open_replies(x, o, cell, search)
+            for cell in orbit_representatives(empty, stabilizer(CUBE, x, o))
+            if not new_threats(x | 1 << cell, o, cell)
+        ),
+        default=None,
+    )
+
+
 def after_a_three(x: int, o: int, search: ThreatSearch) -> int | None:
     """The fewest open replies (`open_replies`) over X's quiet fourth moves after a third
     move that makes one three and O's block (one that makes no three of O's), over every such
@@ -52,11 +66,9 @@ def after_a_three(x: int, o: int, search: ThreatSearch) -> int | None:
         mine, yours = x | 1 << cell, o | three
         if winning_mask(yours, mine):
             continue
-        left = CUBE.full_mask & ~(mine | yours)
-        for fourth in orbit_representatives(left, stabilizer(CUBE, mine, yours)):
-            if not new_threats(mine | 1 << fourth, yours, fourth):
-                count = open_replies(mine, yours, fourth, search)
-                fewest = count if fewest is None else min(fewest, count)
+        count = fewest_open(mine, yours, search)
+        if count is not None:
+            fewest = count if fewest is None else min(fewest, count)
     return fewest
 
 
@@ -86,15 +98,11 @@ def main() -> None:
     for (x, o), cell in sorted(book.items()):
         if x.bit_count() + o.bit_count() != 4:
             continue
-        empty = CUBE.full_mask & ~(x | o)
-        quiet = [
-            c
-            for c in orbit_representatives(empty, stabilizer(CUBE, x, o))
-            if not new_threats(x | 1 << c, o, c)
-        ]
+        least = fewest_open(x, o, search)
+        assert least is not None, "X has a quiet move at 4 stones"
         threes += new_threats(x | 1 << cell, o, cell) != 0
         played[open_replies(x, o, cell, search)] += 1
-        fewest[min(open_replies(x, o, c, search) for c in quiet)] += 1
+        fewest[least] += 1
         after = after_a_three(x, o, search)
         if after is not None:
             forced, forced_open = forced + 1, forced_open + after
