@@ -40,6 +40,10 @@ def program_env(**extra: str) -> dict[str, str]:
     # prompt_toolkit waits for an answer and then prints a warning.
     env = dict(os.environ, TERM="xterm", PYTHONPATH=str(ROOT), PROMPT_TOOLKIT_NO_CPR="1")
     env.pop("NO_COLOR", None)
+    # The terminal's size is the pseudo-terminal's, which the tests set: COLUMNS and LINES
+    # (pytest-xdist's workers have them) would override it.
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
     env["XDG_DATA_HOME"] = os.path.join(XDG, "data")
     env["XDG_CONFIG_HOME"] = os.path.join(XDG, "config")
     env.update(extra)
