@@ -16,7 +16,7 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from qubic.core.board import Board, Mark
 from qubic.players.base import Player
@@ -61,7 +61,7 @@ def game_positions(games: int) -> list[Board]:
     return boards
 
 
-def table(header: list[str], rows: list[list[object]]) -> str:
+def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)

@@ -55,9 +55,11 @@ def main() -> None:
     else:
         new = Prover
     new().prove(*bits(POSITIONS[0]), 500)  # warm up (PyPy's JIT, numba's compiler)
-    rows, rates = [], []
+    rows: list[list[object]] = []
+    rates, results = [], []
     for moves in POSITIONS:
         result = new().prove(*bits(moves), args.nodes)
+        results.append(result)
         rate = result.expanded / result.seconds
         rates.append(rate)
         rows.append(
@@ -71,8 +73,9 @@ def main() -> None:
                 f"{rate:,.0f}",
             ]
         )
-    total = sum(row[4] for row in rows) / sum(float(row[5]) for row in rows)
-    rows.append(["all", "", "", "", sum(row[4] for row in rows), "", f"{total:,.0f}"])
+    expanded = sum(result.expanded for result in results)
+    total = expanded / sum(result.seconds for result in results)
+    rows.append(["all", "", "", "", expanded, "", f"{total:,.0f}"])
     print(table(["position", "status", "pn", "dn", "expanded", "seconds", "nodes/s"], rows))
     print(f"\nmedian {statistics.median(rates):,.0f} nodes/s")
 
