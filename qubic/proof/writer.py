@@ -27,7 +27,7 @@ from qubic.proof.verify import Mover, Walk, strategy_threats, walk_lines, x_line
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
 from qubic.search.strategy import Entries, format_entries, lookup, quiet_move
-from qubic.search.threats import OutOfBudget, ThreatSearch, new_threats, still_forces
+from qubic.search.threats import OutOfBudget, ThreatSearch, new_threats
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
 # unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000
@@ -104,9 +104,10 @@ def cheapest_setup(x: int, o: int, found: int, setups: int, fast: bool, scan: in
             return None
         open_replies = 0
         empty = CUBE.full_mask & ~(mine | o)
-        for reply in orbit_representatives(empty, stabilizer(CUBE, mine, o)):
+        classes = orbit_representatives(empty, stabilizer(CUBE, mine, o))
+        for reply in search.refutations(mine, o, line, classes):
             yours = o | 1 << reply
-            if still_forces(line, mine, yours) or threats.forced_win(mine, yours, shortest=False):
+            if threats.forced_win(mine, yours, shortest=False):
                 continue
             open_replies += 1
             if open_replies >= bound or search.forced_win(mine, yours, setups - 1) is None:

@@ -4,6 +4,8 @@ opponent did nothing, so that it must spend its move refuting them; proved again
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from qubic.core.board import iter_bits
 from qubic.search.budget import Budget
 from qubic.search.threats import (
@@ -98,17 +100,26 @@ class SetupSearch:
         by force itself, and after each reply that refutes the threat we still win."""
         if self.threats.forced_win(you, me, shortest=False) is not None:
             return False
+        return all(
+            self._attack(me, you | 1 << cell, setups) is not None
+            for cell in self.refutations(me, you, threat)
+        )
+
+    def refutations(
+        self, me: int, you: int, threat: list[int], replies: Iterable[int] | None = None
+    ) -> Iterator[int]:
+        """The opponent's replies (of `replies`; by default every empty cell) after which our
+        `threat`, a forced win by threats for `me` if the opponent passed, no longer wins."""
         geometry = self.threats.geometry
         mine, theirs = winning_mask(me, you, geometry), winning_mask(you, me, geometry)
-        for cell in iter_bits(~(me | you) & geometry.full_mask):
+        if replies is None:
+            replies = iter_bits(~(me | you) & geometry.full_mask)
+        for cell in replies:
             yours = you | 1 << cell
             # Only the lines through the reply change: each side's threes, known at once.
             threes = (
                 mine & ~(1 << cell),
                 theirs & ~(1 << cell) | new_threats(yours, me, cell, geometry),
             )
-            if still_forces(threat, me, yours, geometry, threes):
-                continue
-            if self._attack(me, yours, setups) is None:
-                return False
-        return True
+            if not still_forces(threat, me, yours, geometry, threes):
+                yield cell
