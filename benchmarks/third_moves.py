@@ -8,7 +8,7 @@ with an entry of 6 stones. Against it, the fewest such replies over every quiet 
 there (one that makes no three), whether or not the move wins: no choice of quiet third
 moves needs fewer entries of 6 stones than that. A move that makes a three leaves O one reply,
 the block, whose position needs an entry in turn: for those, the fewest open replies over X's
-quiet fourth moves after the block. Last, how often
+quiet fourth moves after the block, and the better of the two at each entry. Last, how often
 the book's fourth moves repeat: the replies after each entry of 4 stones that the book
 answers with an entry of 6, against X's different answers to them (cells as the entry of 4
 stones lies), summed over the entries.
@@ -94,7 +94,7 @@ def main() -> None:
     book = shipped()
     played: Counter[int] = Counter()
     fewest: Counter[int] = Counter()
-    threes = answered = different = forced = forced_open = 0
+    threes = answered = different = forced = forced_open = either = 0
     for (x, o), cell in sorted(book.items()):
         if x.bit_count() + o.bit_count() != 4:
             continue
@@ -106,6 +106,7 @@ def main() -> None:
         after = after_a_three(x, o, search)
         if after is not None:
             forced, forced_open = forced + 1, forced_open + after
+        either += least if after is None else min(least, 1 + after)
         these, apart = fourth_moves(book, x, o, cell)
         answered, different = answered + these, different + apart
     print("| open replies | entries, the book's move | entries, the fewest over quiet moves |")
@@ -119,6 +120,10 @@ def main() -> None:
         f"A three, O's block and the best quiet fourth move instead: {forced_open:,} open replies "
         f"(of 8 stones) over the {forced} entries that have such a three, each with its entry "
         f"of 6 stones."
+    )
+    print(
+        f"The better of the two at each entry (a quiet move, or a three, the block and the "
+        f"entry after it): {either:,} open replies of 6 and 8 stones."
     )
     print(
         f"The book answers {answered:,} of O's replies after them with an entry of 6 stones, "
