@@ -55,24 +55,20 @@ def main() -> None:
     else:
         new = Prover
     new().prove(*bits(POSITIONS[0]), 500)  # warm up (PyPy's JIT, numba's compiler)
-    rows: list[list[object]] = []
-    rates, results = [], []
-    for moves in POSITIONS:
-        result = new().prove(*bits(moves), args.nodes)
-        results.append(result)
-        rate = result.expanded / result.seconds
-        rates.append(rate)
-        rows.append(
-            [
-                moves,
-                result.status,
-                result.pn,
-                result.dn,
-                result.expanded,
-                f"{result.seconds:.2f}",
-                f"{rate:,.0f}",
-            ]
-        )
+    results = [new().prove(*bits(moves), args.nodes) for moves in POSITIONS]
+    rates = [result.expanded / result.seconds for result in results]
+    rows: list[list[object]] = [
+        [
+            moves,
+            result.status,
+            result.pn,
+            result.dn,
+            result.expanded,
+            f"{result.seconds:.2f}",
+            f"{rate:,.0f}",
+        ]
+        for moves, result, rate in zip(POSITIONS, results, rates, strict=True)
+    ]
     expanded = sum(result.expanded for result in results)
     total = expanded / sum(result.seconds for result in results)
     rows.append(["all", "", "", "", expanded, "", f"{total:,.0f}"])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from third_moves import fewest_open
 
+from qubic.core.board import iter_bits
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.core.symmetry import orbit_representatives, stabilizer
@@ -50,9 +51,8 @@ def positions(moves: dict[int, int]) -> set[tuple[int, int]]:
     found = set()
     for reply, move in moves.items():
         x, o = 1 << FIRST | 1 << move, 1 << reply
-        for second in CUBE.cells:
-            if not (x | o) >> second & 1:
-                found.add(CUBE.canonical(x, o | 1 << second))
+        for second in iter_bits(CUBE.full_mask & ~(x | o)):
+            found.add(CUBE.canonical(x, o | 1 << second))
     return found
 
 
