@@ -87,6 +87,7 @@ def check_moves_against_the_threat(board: Board, analysis: Analysis) -> None:
             assert_forcing_line(after(board, cell), list(reply.line))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(GAMES))
 def test_verdicts_hold_up_on_every_position_of_a_mined_game(seed):
     game = mined_game(seed)
@@ -109,11 +110,13 @@ def test_verdicts_hold_up_on_every_position_of_a_mined_game(seed):
         check_win(flipped(board), analyze(flipped(board)))
 
 
+@pytest.mark.slow
 def test_the_mined_positions_hold_every_verdict():
     verdicts = {analyze(board).verdict for board in mined_positions()}
     assert verdicts == set(Verdict)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(6))
 def test_every_move_either_stops_the_opponent_or_loses_to_a_line_that_replays(index):
     defending = [

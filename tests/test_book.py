@@ -112,6 +112,7 @@ def kind(moves_text: str) -> tuple[int, int]:
 CLASSIC_LINE = "111 114 411 441 141"
 
 
+@pytest.mark.slow
 def test_the_build_answers_with_the_reply_whose_loss_is_hardest_to_show():
     position = Choice(moves(CLASSIC_LINE))
     with multiprocessing.Pool(1, _start_worker) as pool:
@@ -174,6 +175,7 @@ def test_the_build_reads_only_the_games_o_lost(tmp_path):
     assert read_games([records]) == [moves("111 114 411")]
 
 
+@pytest.mark.slow
 def test_the_build_keeps_the_book_answers_what_it_lacks_and_writes_the_same_book_twice(tmp_path):
     # Built from fresh verdicts, from the verdicts file that build wrote, and with none kept.
     verdicts = tmp_path / "verdicts"
@@ -216,6 +218,7 @@ def test_the_build_drops_entries_that_no_order_of_their_moves_reaches(tmp_path):
     assert not any(same_position(line, moves("111 144 441")) for line in kept)
 
 
+@pytest.mark.slow
 def test_a_stopped_build_says_one_line_and_resumes_from_its_verdicts(tmp_path):
     book, games, verdicts = tmp_path / "book.txt", tmp_path / "games.txt", tmp_path / "verdicts"
     book.write_text("-> 111\n111 -> 114\n111 114 411 -> 441\n", encoding="utf-8")
@@ -286,6 +289,7 @@ def test_a_line_that_does_not_read_stops_the_build_with_one_line(
 TWO_PLY_NODES = 2_000  # expansions for each answer in the two-ply test
 
 
+@pytest.mark.slow
 def test_two_plies_count_the_x_replies_after_which_every_answer_is_shown_lost():
     # Checked against every cell of X's and O's, one by one, without the kinds and rounds.
     board = Board.from_moves(moves(CLASSIC_LINE))

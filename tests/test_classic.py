@@ -11,6 +11,7 @@ from __future__ import annotations
 from itertools import zip_longest
 
 import pexpect
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -454,6 +455,7 @@ def leave(child: pexpect.spawn) -> None:
     expect_goodbye(child)
 
 
+@pytest.mark.slow
 def test_the_classic_machine_speaks_in_its_own_words_in_a_terminal():
     # [111] -> [411]; [112] -> [414] (line 1 marks [113][114], no plane in range); [113] makes
     # line 1 a three: blocked at [114].
@@ -469,6 +471,7 @@ def test_the_classic_machine_speaks_in_its_own_words_in_a_terminal():
     leave(child)
 
 
+@pytest.mark.slow
 def test_level_classic_mid_game_changes_the_voice():
     child = start("--seed", "5")
     expect_prompt(child, MOVE)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run_piped
 
 SCRIPT = "no\nyes\nLEVEL\n111\nquit\nno\n"
@@ -17,6 +19,7 @@ def config(tmp_path: Path, text: str) -> str:
     return str(tmp_path / "config")
 
 
+@pytest.mark.slow
 def test_the_config_sets_defaults_and_the_command_line_wins(tmp_path):
     home = config(tmp_path, '# mine\nlevel = "hard"\nalways-show = true\nboard = "wide"\n')
     result = run_piped("--seed", "1", stdin=SCRIPT, XDG_CONFIG_HOME=home)

@@ -65,6 +65,7 @@ def line_of(game: Board) -> str:
     return " ".join(format_cell(c) for c in winning_line(game))
 
 
+@pytest.mark.slow
 def test_win_a_whole_game():
     game = find_game(Mark.X, NormalPlayer(SEED))
     child = start()
@@ -72,6 +73,7 @@ def test_win_a_whole_game():
     finish(child)
 
 
+@pytest.mark.slow
 def test_lose_a_whole_game_then_play_again():
     game = find_game(Mark.O, NormalPlayer(SEED))
     child = start()
@@ -88,6 +90,7 @@ def test_lose_a_whole_game_then_play_again():
     finish(child)
 
 
+@pytest.mark.slow
 def test_draw_a_whole_game_with_the_machine_first():
     game = find_game(None, NormalPlayer(SEED), human_first=False)
     child = start(human_first=False)
@@ -95,6 +98,7 @@ def test_draw_a_whole_game_with_the_machine_first():
     finish(child)
 
 
+@pytest.mark.slow
 def test_show_prints_four_levels_in_the_guides_grid():
     child = start(True, "--no-color", "--board", "tall")
     expect_prompt(child, MOVE)
@@ -114,6 +118,7 @@ def test_show_prints_four_levels_in_the_guides_grid():
     assert text.count("X") == 1 and text.count("o") == 1 and "O" not in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "text, message",
     [
@@ -192,6 +197,7 @@ def test_a_bad_option_is_a_usage_error():
     assert "invalid int value" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_a_dropped_digit_is_refused_and_never_becomes_a_move():
     # Issue 37: `24` played square 24 and `1 2` square 12; the guide refuses both.
     child = start()
@@ -207,6 +213,7 @@ def test_a_dropped_digit_is_refused_and_never_becomes_a_move():
     expect_goodbye(child)
 
 
+@pytest.mark.slow
 def test_two_dated_saves_in_the_same_minute_keep_both_games(tmp_path):
     # Issue 37: SAVE alone in two games within a minute wrote both to one name.
     names = []

@@ -53,6 +53,7 @@ def assert_tall(board: list[str]) -> None:
     assert board[0:3] == ["LEVEL 1", "  C1 C2 C3 C4", "R1  X  .  .  ."] and len(board) == 28
 
 
+@pytest.mark.slow
 def test_a_terminal_100_columns_wide_shows_the_levels_side_by_side():
     assert_wide(shown(100))
 
@@ -63,6 +64,7 @@ def assert_two_a_row(board: list[str]) -> None:
     assert board[2].startswith("R1  X  .  .  .   R1") and len(board) == 14
 
 
+@pytest.mark.slow
 def test_a_terminal_60_columns_wide_shows_two_levels_a_row_and_30_stacked():
     # Issue 37: at 60 columns all four levels were stacked, so levels 1-2 scrolled away.
     assert wide_width(QUBIC.geometry) > 60
@@ -70,12 +72,14 @@ def test_a_terminal_60_columns_wide_shows_two_levels_a_row_and_30_stacked():
     assert_tall(shown(30))
 
 
+@pytest.mark.slow
 def test_a_wide_board_that_does_not_fit_says_so_in_one_line():
     board = shown(60, "--board", "wide")
     assert board[0] == "--board wide NEEDS 65 COLUMNS; SHOWN TWO LEVELS A ROW."
     assert_two_a_row(board[1:])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "columns, layout, check",
     [(100, "tall", assert_tall), (100, "TALL", assert_tall), (70, "wide", assert_wide)],
@@ -115,6 +119,7 @@ def test_the_3x3x3_cube_goes_side_by_side_too_and_the_tesseract_keeps_its_grid()
     assert lines[at + 1] == "DIGITS: BIG COLUMN, COLUMN, BIG ROW, ROW"
 
 
+@pytest.mark.slow
 def test_always_show_at_80_columns_one_full_move_fits_in_12_lines():
     watched = Watched("--seed", "3", "--no-color", "--always-show", columns=80)
     child = start(watched)

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell, parse_cell
@@ -54,6 +55,7 @@ def leave(child: pexpect.spawn) -> None:
     expect_goodbye(child)
 
 
+@pytest.mark.slow
 def test_undo_takes_back_your_move_and_the_reply():
     child = start(True, "--no-color")
     command(child, "undo", r"NOTHING TO UNDO\.")
@@ -63,6 +65,7 @@ def test_undo_takes_back_your_move_and_the_reply():
     leave(child)
 
 
+@pytest.mark.slow
 def test_hint_suggests_the_hint_levels_move_without_playing_it():
     child = start(True, "--no-color")
     reply = move(child, "111")
@@ -74,6 +77,7 @@ def test_hint_suggests_the_hint_levels_move_without_playing_it():
     leave(child)
 
 
+@pytest.mark.slow
 def test_moves_lists_the_game_numbered_with_who_played():
     child = start(False, "--no-color")
     child.expect(r"MACHINE MOVES TO (\d{3})")
@@ -109,6 +113,7 @@ def complete(child: pexpect.spawn, typed: str, completion: str) -> None:
     child.send("\r")
 
 
+@pytest.mark.slow
 def test_tab_completes_commands_in_any_case():
     child = start(True, "--no-color")
     complete(child, "hel", "help")  # "hel" alone is not a command; it completes as typed
@@ -118,6 +123,7 @@ def test_tab_completes_commands_in_any_case():
     leave(child)
 
 
+@pytest.mark.slow
 def test_up_arrow_recalls_the_last_answer():
     child = start(True, "--no-color")
     command(child, "help", "AT YOUR MOVE YOU CAN TYPE:")
@@ -129,6 +135,7 @@ def test_up_arrow_recalls_the_last_answer():
     leave(child)
 
 
+@pytest.mark.slow
 def test_save_then_load_resumes_exactly_there(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the program runs here too
     path = tmp_path / "game.txt"
@@ -200,6 +207,7 @@ def test_save_will_not_overwrite_a_file_that_is_not_a_save(tmp_path, monkeypatch
     assert path.read_text() == "keep me\n"
 
 
+@pytest.mark.slow
 def test_always_show_prints_the_board_after_each_move_and_show_off_stops_it():
     child = start(True, "--no-color", "--always-show")
     expect_prompt(child, MOVE)
@@ -217,6 +225,7 @@ def test_always_show_prints_the_board_after_each_move_and_show_off_stops_it():
     leave(child)
 
 
+@pytest.mark.slow
 def test_show_always_mid_game():
     child = start(True, "--no-color")
     reply = move(child, "111")
@@ -229,6 +238,7 @@ def test_show_always_mid_game():
     leave(child)
 
 
+@pytest.mark.slow
 def test_time_limit_passes_the_turn_to_the_machine():
     child = start(True, "--no-color", "--time-limit", "1")
     expect_prompt(child, MOVE)
@@ -242,6 +252,7 @@ def test_time_limit_passes_the_turn_to_the_machine():
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_time_limit_with_piped_input():
     process = subprocess.Popen(
         [qubic_command(), "--time-limit", "1", "--seed", "4"],
@@ -261,6 +272,7 @@ def test_time_limit_with_piped_input():
     assert process.returncode == 0 and rest.endswith("GOODBYE. THANKS FOR PLAYING QUBIC.\n")
 
 
+@pytest.mark.slow
 def test_two_players_play_a_whole_game_at_one_keyboard():
     child = spawn("--players", "2")
     expect_prompt(child, r"DO YOU WANT INSTRUCTIONS\?")
@@ -276,6 +288,7 @@ def test_two_players_play_a_whole_game_at_one_keyboard():
     finish(child)
 
 
+@pytest.mark.slow
 def test_no_players_the_machine_plays_itself_to_the_end():
     session = Session(Settings(players=0, seed=3))
     announcements = []
@@ -297,6 +310,7 @@ def test_no_players_piped_needs_no_input_but_play_again():
     assert "DO YOU WANT TO PLAY ANOTHER GAME? no" in lines and "\x1b" not in result.stdout
 
 
+@pytest.mark.slow
 def test_colour_in_a_terminal_for_the_board():
     child = start()
     move(child, "111")
@@ -305,6 +319,7 @@ def test_colour_in_a_terminal_for_the_board():
     leave(child)
 
 
+@pytest.mark.slow
 def test_no_colour_with_no_color_set_or_asked_for():
     for child in (start(True, "--no-color"), spawn_no_color()):
         move(child, "111")
@@ -323,6 +338,7 @@ def spawn_no_color() -> pexpect.spawn:
     return child
 
 
+@pytest.mark.slow
 def test_bottom_toolbar_shows_move_level_turn_and_time_left():
     # The toolbar is drawn once prompt_toolkit knows the rows below the cursor: answer its
     # cursor position requests, as a real terminal does.

@@ -143,6 +143,7 @@ def test_when_every_move_loses_the_delays_are_named():
     assert sorted(format_cell(c) for c in analysis.delays) == ["113", "143"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["hard", "expert", "perfect"])
 def test_the_levels_play_a_stop_and_never_a_delay_when_a_stop_exists(level):
     for text in (DELAYED, MIXED, LATER):

@@ -62,6 +62,7 @@ def test_go_from_the_start_and_from_a_position(engine):
     assert cell == parse_cell("444"), "O must block X's space diagonal"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_every_level_answers_with_a_legal_move(engine, level):
     moves = "111 112 222 221 141"
@@ -77,6 +78,7 @@ def test_hard_takes_a_forced_win(engine):
     assert engine.ask("go level hard") == "bestmove 111"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command, reason",
     [

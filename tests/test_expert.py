@@ -4,6 +4,8 @@ Each claim is proved in the test itself with the threat search (checked against 
 in test_threats): a setup wins when every reply leaves us a forced win by threats.
 """
 
+import pytest
+
 from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_cell
 from qubic.play.analysis import analyze
@@ -63,6 +65,7 @@ def test_expert_plays_a_quiet_move_that_wins_against_every_reply():
     assert setup_wins(board, move), format_cell(move)
 
 
+@pytest.mark.slow
 def test_expert_avoids_the_move_that_loses_to_a_setup():
     board = replay(GAME[:5])  # O to move; X threatens a chain of threats through 112
     # hard's answer stops the chain but loses to the setup 333, proved here:
@@ -89,6 +92,7 @@ def _answered_wins(board: Board, answer: int) -> bool:
         board.pop()
 
 
+@pytest.mark.slow
 def test_expert_replies_are_reproducible_though_its_search_is_long():
     for moves in (GAME[:9], GAME[:11]):  # a second's search each, bounded by nodes, not time
         replies = {make_player("expert", seed=3).choose(replay(moves)).cell for _ in range(2)}
@@ -105,6 +109,7 @@ DEFENCES = [
 ]
 
 
+@pytest.mark.slow
 def test_expert_stops_a_forced_win_for_good_where_hard_can():
     for text in DEFENCES:
         board = replay(text.split())
@@ -114,6 +119,7 @@ def test_expert_stops_a_forced_win_for_good_where_hard_can():
         assert stops(ThreatSearch(400_000), me, you, cell), (text, format_cell(cell))
 
 
+@pytest.mark.slow
 def test_expert_moving_second_weighs_how_exposed_each_stop_leaves_it():
     # From a game normal (X) won against expert. Of O's six stops the prover's narrow search
     # refutes all but 444, which expert once played: yet after 444, X's quiet 141 wins

@@ -46,6 +46,7 @@ def test_it_searches_exactly_as_the_python_prover_does(fast):
     assert got.status == PROVED
 
 
+@pytest.mark.slow
 def test_its_quiet_moves_make_a_strategy_the_verifier_accepts(fast):
     x, o = bits(QUIET_WIN)
     assert fast.prove(x, o, 5_000).status == PROVED
@@ -80,6 +81,7 @@ def test_on_random_positions_its_verdicts_match_the_python_prover(fast):
     assert settled >= 10  # the comparison covers settled verdicts, not only open numbers
 
 
+@pytest.mark.slow
 def test_the_solver_runs_its_units_with_the_fast_prover(tmp_path):
     path = tmp_path / "proof.txt.xz"
     start = bits(QUIET_WIN)
@@ -150,6 +152,7 @@ def test_its_fresh_threat_search_answers_as_a_new_python_search_does():
     assert handed_over > 0
 
 
+@pytest.mark.slow
 def test_its_setup_search_answers_as_the_python_one_does():
     # At the book's positions, at a budget that binds and one that does not, in either order
     # (quiet setups first or not): the same move, the same none, the same running out, a new
@@ -181,6 +184,7 @@ def test_its_setup_search_answers_as_the_python_one_does():
     assert orders_differ
 
 
+@pytest.mark.slow
 def test_the_book_is_the_same_with_the_compiled_setup_search(tmp_path):
     # The setup search's threat searches compiled: the same book, byte for byte.
     from tests.test_solve import unprovable_root

@@ -3,6 +3,7 @@
 import re
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -205,6 +206,7 @@ def may_change(session: Session, text: str) -> bool:
     return looks_like_move(text) and _legal(session, text)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.text(max_size=12) | st.sampled_from(COMMAND_TEXTS), min_size=1, max_size=8),

@@ -1,12 +1,15 @@
 """Level hard's building blocks that expert and the opening book lean on: its choices and its
 playouts."""
 
+import pytest
+
 from qubic.core.board import Board
 from qubic.players import hard
 from qubic.search.threats import ThreatSearch
 from tests.test_levels import POSITIONS
 
 
+@pytest.mark.slow
 def test_hard_plays_one_of_its_choices_and_its_seed_picks_among_them():
     for board in POSITIONS[:60]:
         choices = hard.choices(board, ThreatSearch())
@@ -18,6 +21,7 @@ def test_hard_plays_one_of_its_choices_and_its_seed_picks_among_them():
     assert {hard.decide(Board(), ThreatSearch(), seed) for seed in range(30)} == set(opening)
 
 
+@pytest.mark.slow
 def test_a_playout_is_the_game_hard_would_play_and_leaves_the_board_as_it_was():
     for board in POSITIONS[:8]:
         before = list(board.moves)

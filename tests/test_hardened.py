@@ -82,6 +82,7 @@ def begin(child: pexpect.spawn, instructions: str = "no") -> pexpect.spawn:
     return child
 
 
+@pytest.mark.slow
 def test_80_columns_everything_fits_in_whole_lines():
     watched = Watched("--seed", "2", "--no-color")
     child = start(watched, instructions="yes")
@@ -106,6 +107,7 @@ def test_80_columns_everything_fits_in_whole_lines():
     assert message.endswith("TYPE A MOVE LIKE 234 OR 2,3,4, OR HELP FOR THE COMMANDS.")
 
 
+@pytest.mark.slow
 def test_a_narrow_terminal_wraps_at_word_boundaries():
     watched = Watched("--seed", "2", "--no-color", columns=40)
     child = start(watched)
@@ -177,6 +179,7 @@ def menu_after(child: pexpect.spawn, typed: str, last: str) -> str:
     return child.before + last
 
 
+@pytest.mark.slow
 def test_tab_completes_each_commands_own_arguments(tmp_path):
     (tmp_path / "zebra-notes.txt").write_text("not a game\n")
     child = start(Watched("--seed", "3", "--no-color", cwd=str(tmp_path)))
@@ -201,6 +204,7 @@ def test_tab_completes_each_commands_own_arguments(tmp_path):
     expect_goodbye(child)
 
 
+@pytest.mark.slow
 def test_save_names_as_a_shell_would_read_them(tmp_path):
     child = spawn(
         "--seed", "3", "--no-color", cwd=str(tmp_path), columns=250, HOME=str(tmp_path / "home")
@@ -234,6 +238,7 @@ def test_save_names_as_a_shell_would_read_them(tmp_path):
         assert len(savefile.load(str(tmp_path / name))[1].moves) == 2
 
 
+@pytest.mark.slow
 def test_a_dumb_terminal_gets_no_colour():
     child = spawn("--seed", "3", TERM="dumb")
     for question, answer in (
@@ -268,6 +273,7 @@ def expert(**kwargs: Callable[[], None]) -> Watched:
     return Watched("--level", "expert", "--seed", "1", "--no-color", timeout=30, **kwargs)
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_the_machine_thinks_exits_130_with_no_stray_echo():
     watched = expert()
     child = think(watched)
@@ -280,6 +286,7 @@ def test_ctrl_c_while_the_machine_thinks_exits_130_with_no_stray_echo():
     assert "^C" not in screen and "Traceback" not in screen
 
 
+@pytest.mark.slow
 def test_ctrl_c_leaves_even_when_the_game_was_started_with_it_ignored():
     # A shell starting a job in the background leaves SIGINT ignored in it (and a later `fg`
     # keeps it so): the game, in a terminal, listens to Ctrl-C all the same.
@@ -291,12 +298,14 @@ def test_ctrl_c_leaves_even_when_the_game_was_started_with_it_ignored():
     assert child.exitstatus == 130
 
 
+@pytest.mark.slow
 def test_ctrl_d_while_the_machine_thinks_leaves_as_at_a_prompt():
     child = think(expert())
     child.sendcontrol("d")
     expect_goodbye(child)
 
 
+@pytest.mark.slow
 def test_keys_typed_while_the_machine_thinks_wait_for_the_next_question():
     watched = expert()
     child = think(watched)
@@ -312,6 +321,7 @@ def test_keys_typed_while_the_machine_thinks_wait_for_the_next_question():
     assert thinking == [], "nothing typed shows over the spinner, which is erased"
 
 
+@pytest.mark.slow
 def test_case_is_ignored_in_the_engine_and_the_level_options():
     engine = EngineProcess()
     assert engine.ask("ISREADY") == "readyok"
@@ -340,6 +350,7 @@ def test_watching_options_are_refused_without_players_0(options):
     )
 
 
+@pytest.mark.slow
 def test_pause_0_is_no_pause():
     child = spawn("--players", "0", "--pause", "0", "--seed", "3", "--no-color")
     child.expect(r"DO YOU WANT TO PLAY ANOTHER GAME\?")
@@ -357,6 +368,7 @@ def test_loading_a_save_where_the_machine_moves_shows_the_board_after_its_reply(
     assert sum(line.count("o") for line in lines[reply + 1 : reply + 29]) == 1
 
 
+@pytest.mark.slow
 def test_quit_offers_to_save_then_says_goodbye(tmp_path):
     child = spawn("--seed", "3", "--no-color", cwd=str(tmp_path))
     begin(child)
@@ -382,6 +394,7 @@ def test_help_and_instructions_say_how_to_leave():
         assert needle in text.upper()
 
 
+@pytest.mark.slow
 def test_bottom_toolbar_shows_the_machines_last_move():
     child = spawn("--seed", "3", PROMPT_TOOLKIT_NO_CPR="0")
     for answer in ("no", "yes", "111"):
@@ -399,6 +412,7 @@ def test_bottom_toolbar_shows_the_machines_last_move():
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_watching_the_machine_shows_the_board_after_each_move():
     child = spawn("--players", "0", "--pause", "0", "--seed", "3", "--no-color", "--board", "tall")
     for mark in ("X", "O"):
@@ -413,6 +427,7 @@ def test_watching_the_machine_shows_the_board_after_each_move():
     assert piped.count("LEVEL 1") == piped.count(" MOVES TO ")
 
 
+@pytest.mark.slow
 def test_undo_under_a_time_limit_gives_no_time_back_and_keeps_passes():
     limit, waited = 6.0, 4.0
     child = spawn("--seed", "3", "--no-color", "--time-limit", str(limit))

@@ -28,6 +28,7 @@ def random_positions(count: int, seed: int = 7) -> list[Board]:
 POSITIONS = random_positions(300)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", CAREFUL)
 def test_always_takes_an_immediate_win(level):
     player = make_player(level, seed=3)
@@ -40,6 +41,7 @@ def test_always_takes_an_immediate_win(level):
     assert checked >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", CAREFUL)
 def test_always_blocks_when_it_cannot_win(level):
     player = make_player(level, seed=3)
@@ -52,6 +54,7 @@ def test_always_blocks_when_it_cannot_win(level):
     assert checked >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_only_legal_moves_over_many_games(level):
     slow = level in ("expert", "perfect")  # seconds a move: one game from each side
@@ -65,6 +68,7 @@ def test_only_legal_moves_over_many_games(level):
         assert board.is_over()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_same_seed_same_replies(level):
     for board in POSITIONS[: 4 if level in ("expert", "perfect") else 40]:  # these take seconds

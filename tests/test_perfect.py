@@ -88,6 +88,7 @@ def test_walking_from_several_lines_walks_each(book):
     assert rest.failures == [] and 0 < rest.positions < alone.positions
 
 
+@pytest.mark.slow
 def test_the_verifier_walks_a_book_file_and_reports_what_answered(book, tmp_path):
     path = tmp_path / "strategy.txt"
     path.write_text(strategy.format_entries(book.items()), encoding="ascii")
@@ -197,6 +198,7 @@ def test_perfect_as_x_wins_through_the_engine_protocol_against_any_replies(seed)
     assert board.winner is board.first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("line", "positions", "book_moves"),
     [
@@ -248,6 +250,7 @@ def test_perfect_as_second_player_avoids_a_move_the_prover_shows_lost():
     assert_perfect_as_o_avoids("114 111 141 444 414", lost="132")
 
 
+@pytest.mark.slow
 def test_perfect_as_second_player_screens_every_move_not_only_the_best_ranked():
     # From a game hard won as X: here 56 of O's 57 classes of moves are shown lost, most of
     # them at once to a forced win by threats; expert's 232 takes the prover some 550 nodes,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 distributed = pytest.importorskip("distributed")
+pytestmark = pytest.mark.slow
 
 from tests.test_prover import QUIET_WIN  # noqa: E402
 

@@ -77,6 +77,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_all_from_a_missing_folder_proves_writes_and_verifies(built: Path) -> None:
     assert sorted(p.name for p in built.iterdir()) == [
         "book.journal",  # the record of the book written
@@ -89,6 +90,7 @@ def test_all_from_a_missing_folder_proves_writes_and_verifies(built: Path) -> No
     assert "failures: 0" in again.stdout
 
 
+@pytest.mark.slow
 def test_the_book_is_the_same_byte_for_byte_when_built_again(built: Path, tmp_path: Path) -> None:
     for name in ("proof.txt.xz",):
         (tmp_path / name).write_bytes((built / name).read_bytes())
@@ -97,6 +99,7 @@ def test_the_book_is_the_same_byte_for_byte_when_built_again(built: Path, tmp_pa
     assert (tmp_path / "strategy.txt").read_bytes() == (built / "strategy.txt").read_bytes()
 
 
+@pytest.mark.slow
 def test_a_solve_killed_outright_resumes_from_its_journal(tmp_path: Path) -> None:
     args = ["solve", "--dir", str(tmp_path), "--unit-nodes", "10", "--workers", "1", *SMALL]
     solver = start(*args)
@@ -115,6 +118,7 @@ def test_a_solve_killed_outright_resumes_from_its_journal(tmp_path: Path) -> Non
     assert all(key in again.settled or key in again.unknown for key in kept.unknown)
 
 
+@pytest.mark.slow
 def test_a_book_build_killed_outright_resumes_from_its_journal(built: Path, tmp_path: Path) -> None:
     (tmp_path / "proof.txt.xz").write_bytes((built / "proof.txt.xz").read_bytes())
     args = ["book", "--dir", str(tmp_path), "--unit-nodes", "40", "--workers", "1", *SMALL]
@@ -130,6 +134,7 @@ def test_a_book_build_killed_outright_resumes_from_its_journal(built: Path, tmp_
     assert (tmp_path / "strategy.txt").read_bytes() == (built / "strategy.txt").read_bytes()
 
 
+@pytest.mark.slow
 def test_a_verify_killed_outright_resumes_and_counts_the_same(tmp_path: Path) -> None:
     # The shipped book from a deep position, each part cut short: a walk of some seconds.
     args = ["verify", "111", "114", "141", "441", "--limit", "300", "--workers", "1"]
@@ -149,6 +154,7 @@ def test_a_verify_killed_outright_resumes_and_counts_the_same(tmp_path: Path) ->
     assert counts.search(run.stdout)[1] == counts.search(whole.stdout)[1]  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_all_from_o_to_move_walks_each_of_o_s_replies(built: Path, tmp_path: Path) -> None:
     x, o = Board.from_moves([parse_cell(cell) for cell in QUIET_WIN.split()]).bits
     move = x_move(x, o, load(built / "strategy.txt"))
@@ -163,6 +169,7 @@ def test_all_from_o_to_move_walks_each_of_o_s_replies(built: Path, tmp_path: Pat
     assert walked.returncode == 0 and "failures: 0" in walked.stdout, walked.stdout
 
 
+@pytest.mark.slow
 def test_verify_counts_the_entries_under_either_leaf_rule(tmp_path: Path) -> None:
     # X's only forced win here needs O's blocks to make threes: a leaf under our rule, an
     # entry the strategy must hold under Patashnik's (forced wins by threats alone).
@@ -199,6 +206,7 @@ def test_a_stop_prints_one_line_and_no_worker_traceback(tmp_path: Path, stop: in
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
 
 
+@pytest.mark.slow
 def test_all_stopped_in_its_solve_says_so_once(tmp_path: Path) -> None:
     args = ["all", "--dir", str(tmp_path), "--prover", "python", "--unit-nodes", "2000"]
     run = start(*args, "--start", "111", "222")
@@ -220,6 +228,7 @@ def test_a_checkpoint_in_a_missing_folder_is_written_there(tmp_path: Path) -> No
     assert "X WINS" in run.stdout and path.exists()
 
 
+@pytest.mark.slow
 def test_verify_takes_its_moves_after_start_as_book_and_all_do(tmp_path: Path) -> None:
     line = ["111", "114", "141", "441"]
     common = ["--limit", "200", "--workers", "1", "--dir", str(tmp_path), "--book", str(SHIPPED)]

@@ -1,5 +1,7 @@
 """The df-pn prover and the symmetries it merges positions by."""
 
+import pytest
+
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
@@ -73,6 +75,7 @@ def test_the_time_budget_stops_the_search():
     assert result.expanded <= 2
 
 
+@pytest.mark.slow
 def test_least_lost_prefers_a_move_not_shown_lost_then_the_one_longest_to_refute():
     # O to move in a game normal (X) won against expert: 134 loses at once to a forced win by
     # threats, 322 after about a hundred expansions, and 444 is not shown lost.

@@ -43,6 +43,7 @@ def play(child: pexpect.spawn, moves: tuple[int, ...]) -> None:
             expect_prompt(child, MOVE)
 
 
+@pytest.mark.slow
 def test_a_sitting_in_a_terminal():
     first, second = (sitting_puzzle(SEED, number, 2) for number in (1, 2))
     board = first.board()
@@ -92,6 +93,7 @@ def test_a_sitting_in_a_terminal():
     expect_goodbye(child)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("skip", [False, True])
 @pytest.mark.parametrize("key", ["c", "d"])
 def test_ctrl_c_and_ctrl_d_leave_cleanly(key, skip):
@@ -103,6 +105,7 @@ def test_ctrl_c_and_ctrl_d_leave_cleanly(key, skip):
     expect_goodbye(child, status=130 if key == "c" else 0)
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_sitting_and_another_seed_another():
     runs = [
         run_piped("puzzle", "--seed", seed, stdin="skip\nyes\nskip\n") for seed in ("5", "5", "6")
@@ -120,6 +123,7 @@ def test_a_random_sitting_says_how_to_repeat_it():
     assert again.stdout.split("PUZZLE 1:")[1] == result.stdout.split("PUZZLE 1:")[1]
 
 
+@pytest.mark.slow
 def test_the_daily_puzzle_is_the_same_all_day_and_another_the_next():
     today = run_piped("puzzle", "--daily")
     assert today.returncode == 0

@@ -80,6 +80,7 @@ def test_playing_the_solution_meets_the_forced_blocks_and_solves(length):
     assert judge(board, solution[-1], search).outcome is Effect.SOLVED
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_puzzles_and_another_seed_others():
     assert sitting_puzzle(SEED, 1, 6) == puzzle(6)
     assert sitting_puzzle(SEED, 2, 6) != puzzle(6)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell
 from qubic.play import savefile
@@ -59,6 +61,7 @@ def test_review_refuses_what_it_cannot_read_in_one_line():
     )
 
 
+@pytest.mark.slow
 def test_review_at_the_end_of_a_console_game_steps_through_it():
     game = find_game(Mark.X, NormalPlayer(SEED))
     before_the_win = Board.from_moves(game.moves[:-1])

@@ -219,6 +219,7 @@ def session_state(session: Session) -> tuple:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(games_in_progress())
 def test_save_then_load_resumes_the_identical_session(game):

@@ -36,6 +36,7 @@ def slower(factor: float) -> types.SimpleNamespace:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["expert", "perfect"])
 def test_a_busy_computer_gets_the_same_moves(level, monkeypatch):
     # With the clock stopped no cap can end a search: these are the budget's own moves. Then

@@ -57,6 +57,7 @@ def test_reach_meets_the_entries_the_verifiers_walk_meets() -> None:
     assert Reach({}).below(*ROOT) == set()
 
 
+@pytest.mark.slow
 def test_a_heavy_entry_gives_way_to_a_win_with_three_setups_that_needs_fewer(
     tmp_path: Path,
 ) -> None:

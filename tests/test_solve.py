@@ -71,6 +71,7 @@ def test_a_unit_keeps_no_quiet_moves_and_the_book_proves_them_again(tmp_path):
     assert "no move at 1; proved again" in report.getvalue()
 
 
+@pytest.mark.slow
 def test_the_book_takes_a_move_into_a_position_held_won_where_the_tree_kept_none(tmp_path):
     # The upper tree kept no quiet move for the start (it had one child, like the empty
     # cube's corner), but it holds the position after X's 223 won, by a unit. 150 nodes
@@ -109,6 +110,7 @@ def unprovable_root(tmp_path: Path) -> tuple[Path, list[int]]:
     return path, moves
 
 
+@pytest.mark.slow
 def test_gaps_are_proved_themselves_where_their_unit_cannot_be_proved_again(tmp_path):
     path, moves = unprovable_root(tmp_path)
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
@@ -118,6 +120,7 @@ def test_gaps_are_proved_themselves_where_their_unit_cannot_be_proved_again(tmp_
     assert walk(moves, strategy.load(book_path)).failures == []
 
 
+@pytest.mark.slow
 def test_the_book_plays_wins_with_setups_before_the_proofs_moves(tmp_path):
     path, moves = unprovable_root(tmp_path)
     books, reports = [], []
@@ -138,6 +141,7 @@ def test_the_book_plays_wins_with_setups_before_the_proofs_moves(tmp_path):
     assert played.answered["setup"] > 0 and played.quiet == books[-1]
 
 
+@pytest.mark.slow
 def test_the_books_walk_plays_one_move_per_class_and_the_book_holds_only_what_is_reached(
     tmp_path,
 ):
@@ -162,6 +166,7 @@ def test_the_books_walk_plays_one_move_per_class_and_the_book_holds_only_what_is
     assert setups > 0
 
 
+@pytest.mark.slow
 def test_a_stopped_search_keeps_what_its_units_answered(tmp_path):
     path = tmp_path / "proof.txt.xz"
     with ThreadPoolExecutor(1) as executor:
@@ -258,6 +263,7 @@ def test_the_upper_tree_widens_where_x_best_moves_fail(tmp_path):
     assert Checkpoint(path).settled[CUBE.canonical(*start)] is True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("numbers", ["1000 1", "8 9"])  # failed, or left unknown
 def test_a_unit_answered_narrower_runs_again_wider(tmp_path, numbers):
     start = bits(QUIET_WIN)
@@ -280,6 +286,7 @@ def test_a_unit_answered_narrower_runs_again_wider(tmp_path, numbers):
         assert (f"W {key[0]:x} {key[1]:x} 8" in lines) is runs_again, recorded
 
 
+@pytest.mark.slow
 def test_from_the_empty_cube_only_the_corner_is_searched_as_first_move(tmp_path):
     out = io.StringIO()
     with ThreadPoolExecutor(1) as executor:
@@ -295,6 +302,7 @@ def test_from_the_empty_cube_only_the_corner_is_searched_as_first_move(tmp_path)
     )
 
 
+@pytest.mark.slow
 def test_the_solver_stops_on_sigint_even_when_started_with_it_ignored(tmp_path):
     # A shell starting a command in the background (`... &`) leaves SIGINT ignored.
     path = tmp_path / "proof.txt.xz"
@@ -369,6 +377,7 @@ def test_the_closing_line_counts_the_proved_moves_replies(tmp_path):
     assert closing and closing[1] == closing[2] and int(closing[2]) > 1, out.getvalue()
 
 
+@pytest.mark.slow
 def test_leaving_the_workers_ends_a_task_still_running() -> None:
     # A unit the solver no longer needs must not hold a worker into the next step.
     from qubic.proof.pool import workers
@@ -383,6 +392,7 @@ def test_leaving_the_workers_ends_a_task_still_running() -> None:
         assert executor.submit(abs, -3).result(timeout=20) == 3
 
 
+@pytest.mark.slow
 def test_of_the_quiet_wins_with_two_setups_the_book_plays_the_one_fewest_replies_answer():
     # X 111 114, O 221 331: no win with one setup. The setup search's first quiet win with
     # two leaves more replies of O without a forced win by threats (each a setup of its own,

@@ -1,6 +1,8 @@
 import io
 import time
 
+import pytest
+
 from qubic.ui.shared import Spinner
 
 
@@ -11,6 +13,7 @@ def test_a_quick_reply_shows_no_spinner():
     assert out.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_a_slow_reply_shows_a_spinner_then_erases_it():
     out = io.StringIO()
     with Spinner(out):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell
 from qubic.play import savefile
@@ -24,6 +26,7 @@ def win_one(data: str, *options: str) -> None:
     assert "YOU WIN!" in result.stdout and result.returncode == 0
 
 
+@pytest.mark.slow
 def test_stats_counts_finished_games_per_level_and_side(tmp_path):
     data = str(tmp_path / "data")
     result = run_piped("stats", XDG_DATA_HOME=data)
@@ -37,6 +40,7 @@ def test_stats_counts_finished_games_per_level_and_side(tmp_path):
     assert lines[2].split() == ["NORMAL", "FIRST", "2", "0", "0", "2"]
 
 
+@pytest.mark.slow
 def test_no_record_plays_without_counting(tmp_path):
     data = str(tmp_path / "data")
     win_one(data, "--no-record")

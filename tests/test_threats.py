@@ -164,6 +164,7 @@ ONE_SAVING_MOVE = Board.from_moves(
 )
 
 
+@pytest.mark.slow
 def test_hard_finds_the_only_moves_that_hold_off_a_forced_win():
     board = ONE_SAVING_MOVE.copy()
     saving = []

@@ -21,6 +21,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
+pytestmark = pytest.mark.slow
 
 from qubic.core.geometry import Geometry, geometry  # noqa: E402
 from qubic.core.notation import format_cell  # noqa: E402

@@ -127,6 +127,7 @@ def quit_at_once(screen: FullScreen) -> str:
     return screen.finish(130)
 
 
+@pytest.mark.slow
 def test_opens_on_the_empty_board_with_you_to_move_as_x():
     screen = started()
     lines = screen.lines()
@@ -139,6 +140,7 @@ def test_opens_on_the_empty_board_with_you_to_move_as_x():
     assert quit_at_once(screen).strip() == GOODBYE
 
 
+@pytest.mark.slow
 def test_the_cursor_moves_by_arrows_vi_keys_levels_and_digits():
     screen = started()
     for keys, cell in [
@@ -226,6 +228,7 @@ def test_analyze_says_who_has_a_forced_win():
     quit_at_once(screen)
 
 
+@pytest.mark.slow
 def test_save_asks_for_a_file_name_and_the_save_loads(tmp_path):
     screen = started(cwd=str(tmp_path))
     screen.press("\r", "MACHINE MOVES TO")
@@ -288,6 +291,7 @@ def child_processes(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key, status", [("q", 0), ("\x03", 130)])
 def test_quit_while_the_machine_thinks(key, status):
     screen = FullScreen(
@@ -304,6 +308,7 @@ def test_quit_while_the_machine_thinks(key, status):
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "the worker is gone"
 
 
+@pytest.mark.slow
 def test_a_game_against_the_machine_to_its_end_then_another():
     game = find_game(Mark.X, NormalPlayer(SEED))
     screen = started()
@@ -368,6 +373,7 @@ def test_help_lists_the_keys_and_any_key_closes_it():
     quit_at_once(screen)
 
 
+@pytest.mark.slow
 def test_the_clock_runs_and_a_turn_passes_when_it_is_out():
     screen = started("--time-limit", "2")
     assert re.search(r"\| [12] SECONDS? LEFT$", screen.lines()[0])
@@ -377,6 +383,7 @@ def test_the_clock_runs_and_a_turn_passes_when_it_is_out():
     quit_at_once(screen)
 
 
+@pytest.mark.slow
 def test_variants_show_their_own_board_and_scores():
     screen = FullScreen("--variant", "cube3", "--seed", "3")
     lines = screen.wait("SCORE X 0 O 0")
@@ -463,6 +470,7 @@ def left_of_panel(screen: FullScreen) -> str:
     return " ".join(" ".join(line.split("\u2502")[0].split()) for line in screen.lines())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", [50, 80, 120])
 def test_the_quit_question_cancels_and_text_fits_between_words(columns, tmp_path):
     # Issue 37: Esc and n did not cancel the quit question, text was cut mid-word, the status

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pexpect
+import pytest
 
 from qubic.core.notation import format_cell
 from qubic.core.variant import CUBE3, TESSERACT, Variant
@@ -75,6 +76,7 @@ class Mirrored:
         return self.mirror.board.legal_moves()[:count]
 
 
+@pytest.mark.slow
 def test_a_cube3_game_end_to_end(tmp_path, monkeypatch):
     # Saved by a short name from the test's directory: a long path would wrap in the terminal.
     # The mirror saves its own copy in a folder of its own: SAVE never replaces a file that
@@ -125,6 +127,7 @@ def test_a_cube3_game_end_to_end(tmp_path, monkeypatch):
     game.finish()
 
 
+@pytest.mark.slow
 def test_a_four_sided_tesseract_end_to_end():
     variant = TESSERACT.with_options(sides=4)
     game = Mirrored(variant, 2, "shrewd", "--sides", "4")

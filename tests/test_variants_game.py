@@ -162,6 +162,7 @@ def test_a_piped_cube3_game_numbers_cells_and_keeps_score():
     assert "YOUR MOVE? 5\nYOU PLAY 122 (SQUARE 5)\nMACHINE MOVES TO " in result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "variant",
     [
