@@ -35,7 +35,6 @@ from qubic.search.threats import (
     ThreatSearch,
 )
 
-NODES = 400_000  # threat-search positions for the proofs: a second or so here, reproducible
 SECONDS = 4.5  # a move never takes longer, whatever the counts (the issue's cap is 5 s)
 PROOF_SHARE = 0.5  # of that time, at most this much for the proofs
 ATTACK_SHARE = 0.4  # of the proofs' budget, at most this much looking for our own setup wins
@@ -44,14 +43,10 @@ DEEP_NODES = 150_000  # threat-search positions for each such check
 PLAYOUT_CANDIDATES = 8  # moves that survive the proofs and are then played out
 PLAYOUTS = 8  # playouts at most for one candidate
 PLAYOUTS_PER_ROUND = 2  # playouts per candidate before the weaker half is dropped
-PLAYOUT_NODES = 1_500_000  # threat-search positions for all playouts: three seconds or so here
-# Moving second: one budget in threat-search positions for the whole move, a second or so here.
-SECOND_NODES = 250_000
 # Moving second, the cap is lower: at 4.5 s a move overran to 5.2 s with two games sharing
 # the cores.
 SECOND_SECONDS = 4.0
 SECOND_ATTACK_NODES = 60_000  # of which at most this much looking for our own setup wins
-SECOND_PLAYOUT_NODES = 600_000  # then at most this many to play the least exposed out
 
 
 @dataclass(frozen=True)
@@ -63,8 +58,21 @@ class Vetting:
     expansions: int  # df-pn expansions for all of them
 
 
-VET = Vetting(16, 3, 2_000)
-EXPOSURE_NODES = 400_000  # then this many more to measure the candidates' exposure
+@dataclass(frozen=True)
+class Effort:
+    """How long a move is thought about, in threat-search positions (and the prover's
+    expansions): the level's own, or less for the ladder's steps below it."""
+
+    nodes: int = 400_000  # moving first, for the proofs
+    setups: int = MAX_SETUPS  # setups in the wins it proves, moving first
+    playout_nodes: int = 1_500_000  # moving first, for all playouts
+    second_nodes: int = 250_000  # moving second, for the threat searches
+    exposure_nodes: int = 400_000  # then this many more to measure the candidates' exposure
+    second_playout_nodes: int = 600_000  # then at most this many to play the least exposed out
+    vet: Vetting = Vetting(16, 3, 2_000)
+
+
+EXPERT = Effort()
 
 
 class ExpertPlayer:
@@ -72,20 +80,23 @@ class ExpertPlayer:
     moving second, the least exposed of the moves that stop the first player, vetted by the
     prover on the cube. Reproducible by seed: its budgets are counts of positions."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, effort: Effort = EXPERT) -> None:
         self.seed = new_seed(seed)
+        self.effort = effort
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
-        nodes = NODES if seconds is None else None
+        effort = self.effort
         if board.turn is not board.first:
             cap = SECOND_SECONDS if seconds is None else seconds
-            search = ThreatSearch(nodes and SECOND_NODES, cap, board.geometry)
-            return Reply(second_move(board, search, self.seed, VET))
+            nodes = effort.second_nodes if seconds is None else None
+            search = ThreatSearch(nodes, cap, board.geometry)
+            return Reply(second_move(board, search, self.seed, effort))
         limit = SECONDS if seconds is None else seconds
         deadline = time.perf_counter() + limit
+        nodes = effort.nodes if seconds is None else None
         threats = ThreatSearch(nodes, limit * PROOF_SHARE, board.geometry)
         share: Share = (nodes and int(nodes * ATTACK_SHARE), limit * PROOF_SHARE * ATTACK_SHARE)
-        return Reply(decide(board, threats, share, self.seed, deadline))
+        return Reply(decide(board, threats, share, self.seed, deadline, effort))
 
 
 if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the solver, lacks `|`
@@ -97,15 +108,23 @@ if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the sol
     Longest = Callable[[int, int], int | None]
 
 
-def decide(board: Board, threats: ThreatSearch, share: Share, seed: int, deadline: float) -> int:
+def decide(
+    board: Board,
+    threats: ThreatSearch,
+    share: Share,
+    seed: int,
+    deadline: float,
+    effort: Effort = EXPERT,
+) -> int:
     """The expert level's move for the first player (the board is not changed); `share` is
     the part of the budget our own setup search may use, `deadline` when the move is due."""
     setups = SetupSearch(threats)
-    move, choices, _ = called_for(board, threats, setups, share, seed)
+    move, choices, _ = called_for(board, threats, setups, share, seed, None, effort.setups)
     if move is not None:
         return move
     me, you = board.bits[board.turn], board.bits[board.turn.other]
-    ranking = rank_by_playouts(board, threats, shortlist(setups, me, you, choices), seed, deadline)
+    candidates = shortlist(setups, me, you, choices)
+    ranking = rank_by_playouts(board, threats, candidates, seed, deadline, effort.playout_nodes)
     return ranking[0]
 
 
@@ -116,6 +135,7 @@ def called_for(
     share: Share,
     seed: int,
     longest: Longest | None = None,
+    most_setups: int = MAX_SETUPS,
 ) -> tuple[int | None, list[int], bool]:
     """What the position calls for, either side moving: the opening book's move, a win, a
     block, a forced win by threats, the move that holds the opponent's forced win off longest
@@ -142,7 +162,7 @@ def called_for(
                 move = hold_out(threats, me, you, others) if others else ranked[0]
             return move, [], True
         with contextlib.suppress(OutOfBudget):
-            move = setups.forced_win(me, you, MAX_SETUPS, *share)
+            move = setups.forced_win(me, you, most_setups, *share)
             if move is not None:
                 return move, [], False
         return None, quiet_ranking(threats, me, you, scores, position_rng(seed, board)), False
@@ -164,24 +184,30 @@ def stopping(
 
 
 def second_move(
-    board: Board, threats: ThreatSearch, seed: int, vet: Vetting, longest: Longest | None = None
+    board: Board,
+    threats: ThreatSearch,
+    seed: int,
+    effort: Effort = EXPERT,
+    longest: Longest | None = None,
 ) -> int:
     """The second player's move: the opening book's, where it holds the position; else what
     the position calls for; else, among the moves that stop the first player's forced win (or,
     with none, hard's quiet moves), the least exposed (`qubic.search.exposure`), which holds
     against any style of first player, the best by playouts where several are as little
     exposed; on the cube, the first of the best `vet.candidates` that the prover does not
-    show lost within `vet.expansions` in all (`prover.least_lost`). Budgets are counts.
+    show lost within `vet.expansions` in all (`prover.least_lost`), `effort`'s. Budgets are
+    counts.
     `longest`: as for `called_for`."""
     setups = SetupSearch(threats)
     share = (SECOND_ATTACK_NODES, None)
     move, choices, defending = called_for(board, threats, setups, share, seed, longest)
     if move is not None:
         return move
+    vet = effort.vet
     if not defending:
         choices = choices[: vet.exposed]
     me, you = board.bits[board.turn], board.bits[board.turn.other]
-    threats.set_budget(EXPOSURE_NODES, threats.budget.seconds_left())
+    threats.set_budget(effort.exposure_nodes, threats.budget.seconds_left())
     ranking = by_exposure(threats, me, you, choices)
     if board.geometry is not CUBE or ranking[0][1] is None:
         return ranking[0][0]
@@ -193,7 +219,7 @@ def second_move(
         left = threats.budget.seconds_left()
         deadline = time.perf_counter() + (SECOND_SECONDS if left is None else left)
         best = rank_by_playouts(
-            board, threats, best[:PLAYOUT_CANDIDATES], seed, deadline, SECOND_PLAYOUT_NODES
+            board, threats, best[:PLAYOUT_CANDIDATES], seed, deadline, effort.second_playout_nodes
         )
     return least_lost(you, me, best[: vet.candidates], vet.expansions, threats.budget)
 
@@ -260,7 +286,7 @@ def rank_by_playouts(
     candidates: list[int],
     seed: int,
     deadline: float,
-    nodes: int = PLAYOUT_NODES,
+    nodes: int,
 ) -> list[int]:
     """The candidates, best first, by how their playouts (the game played out by hard for
     both sides) score for the side to move: a win 1, a draw 0, a loss -1; earlier candidates

@@ -9,8 +9,9 @@ from qubic.core.variant import Variant
 from qubic.players.base import Player
 from qubic.players.classic import ClassicPlayer
 from qubic.players.easy import EasyPlayer
-from qubic.players.expert import ExpertPlayer
+from qubic.players.expert import Effort, ExpertPlayer, Vetting
 from qubic.players.hard import HardPlayer
+from qubic.players.human import Habits, HumanPlayer
 from qubic.players.normal import NormalPlayer
 from qubic.players.perfect import PerfectPlayer
 from qubic.players.shrewd import ShrewdPlayer
@@ -42,6 +43,78 @@ class Level:
             return None
         return f"level {self.name} plays {self.plays} only"
 
+
+QUBIC_ONLY = "QUBIC (4x4x4, two sides, the first line wins)"
+
+
+def human(name: str, summary: str, habits: Habits) -> Level:
+    """A step of the ladder played by `HumanPlayer` with `habits` (QUBIC only)."""
+    return Level(name, summary, lambda seed: HumanPlayer(habits, seed), is_qubic, QUBIC_ONLY)
+
+
+def thinker(name: str, summary: str, effort: Effort, known: int = 0) -> Level:
+    """A step of the ladder between hard and perfect: expert's play with `effort`, knowing
+    the proof's strategy up to `known` stones (QUBIC only)."""
+    return Level(
+        name, summary, lambda seed: PerfectPlayer(seed, None, effort, known), is_qubic, QUBIC_ONLY
+    )
+
+
+# The ladder's steps between the named levels, weakest first (`qubic.players.ladder` rates
+# them). Their habits were chosen to fall between their neighbours; the benchmark says where.
+STEPS = (
+    human(
+        "novice",
+        "a first game: blocks your threes, misses most lines off a level's rows",
+        Habits((0.6, 0.3, 0.15), choices=8),
+    ),
+    human(
+        "rookie",
+        "blocks your threes, sees a level's lines, pillars now and then, plays loosely",
+        Habits((0.75, 0.45, 0.25), choices=5),
+    ),
+    human(
+        "casual",
+        "blocks your threes, sees most lines but often misses the space diagonals",
+        Habits((0.85, 0.6, 0.4), choices=3),
+    ),
+    human(
+        "steady",
+        "blocks your threes, sees nearly every line, picks among its two best squares",
+        Habits((0.95, 0.8, 0.6), choices=2),
+    ),
+    human(
+        "keen",
+        "the guide's player that also spots a double threat two threes away",
+        Habits((1.0, 1.0, 1.0), threats=2, nodes=5_000),
+    ),
+    human(
+        "sharp",
+        "finds and stops chains of up to four threats; misses some lines off the levels",
+        Habits((1.0, 0.9, 0.8), threats=4, defends=True, nodes=20_000),
+    ),
+    human(
+        "crafty",
+        "finds and stops chains of up to eight threats, every line in view",
+        Habits((1.0, 1.0, 1.0), threats=8, defends=True, nodes=60_000),
+    ),
+    thinker(
+        "cunning",
+        "hard with expert's opening book and wins built from one setup",
+        Effort(100_000, 1, 100_000, 100_000, 50_000, 50_000, Vetting(8, 1, 500)),
+    ),
+    thinker(
+        "master",
+        "expert thinking half as long",
+        Effort(200_000, 2, 400_000, 150_000, 150_000, 150_000, Vetting(12, 2, 1_000)),
+    ),
+    thinker(
+        "sage",
+        "expert that knows the proof's winning strategy for its first six moves",
+        Effort(),
+        12,
+    ),
+)
 
 LEVELS: dict[str, Level] = {
     level.name: level
@@ -75,15 +148,16 @@ LEVELS: dict[str, Level] = {
             "second, expert's resistance with every move weighed",
             PerfectPlayer,
             is_qubic,
-            "QUBIC (4x4x4, two sides, the first line wins)",
+            QUBIC_ONLY,
         ),
         Level(
             "classic",
             "the 1970s BASIC QUBIC machine, move for move and in its own words",
             ClassicPlayer,
             is_qubic,
-            "QUBIC (4x4x4, two sides, the first line wins)",
+            QUBIC_ONLY,
         ),
+        *STEPS,
     )
 }
 DEFAULT_LEVEL = "normal"

@@ -5,7 +5,7 @@ forced win by threats; from the empty cube that never loses (the verifier walks 
 Off the strategy (a game it joined late, as after a change of level) it plays as expert. As
 O the game is lost against perfect play, so it resists: it plays as expert moving second
 (the least exposed of the moves that stop X's forced win), with the prover vetting more of
-the best moves, longer (`VET`). Where no move stops X's forced win, it plays the move after
+the best moves, longer (`PERFECT`). Where no move stops X's forced win, it plays the move after
 which its own strategy for X takes longest to win (`longest_loss`), if X has played that
 strategy so far: the proof's X is the perfect play it knows. Its budgets are counts, so its
 moves do not depend on how busy the computer is.
@@ -17,8 +17,8 @@ from qubic.core.board import Board, iter_bits
 from qubic.core.geometry import CUBE
 from qubic.players.base import Reply, new_seed
 from qubic.players.expert import (
-    SECOND_NODES,
     SECOND_SECONDS,
+    Effort,
     ExpertPlayer,
     Vetting,
     second_move,
@@ -27,7 +27,8 @@ from qubic.search import strategy
 from qubic.search.strategy import ESCAPED, loss_length, x_move
 from qubic.search.threats import OutOfBudget, ThreatSearch
 
-VET = Vetting(64, 6, 5_000)  # as O: every quiet move measured, more of them proved
+# As O: every quiet move measured, more of them proved.
+PERFECT = Effort(vet=Vetting(64, 6, 5_000))
 LOSS_NODES = 300_000  # threat-search positions for X's play in all the measures of a loss
 LOSS_SECONDS = 1.0  # their safety cap
 
@@ -36,10 +37,20 @@ class PerfectPlayer:
     """The strategy book for the side that moved first, expert's second player vetted
     further for the other (the proof's X and O: in the console the machine may be either)."""
 
-    def __init__(self, seed: int | None = None, book: strategy.Entries | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        book: strategy.Entries | None = None,
+        effort: Effort = PERFECT,
+        known: int = 64,
+    ) -> None:
+        """`effort` for expert's play, and `known`: the stones up to which it knows the
+        strategy (a ladder's step below perfect plays as expert past them)."""
         self.seed = new_seed(seed)
         self.book = strategy.shipped() if book is None else book
-        self.expert = ExpertPlayer(self.seed)
+        self.effort = effort
+        self.known = known
+        self.expert = ExpertPlayer(self.seed, effort)
         CUBE.orient(0, 0)  # builds the symmetry tables now, not in the first move's time
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
@@ -47,7 +58,7 @@ class PerfectPlayer:
             first, second = board.bits[board.first], board.bits[board.first.other]
             if board.turn is not board.first:
                 search = ThreatSearch(
-                    SECOND_NODES if seconds is None else None,
+                    self.effort.second_nodes if seconds is None else None,
                     SECOND_SECONDS if seconds is None else seconds,
                     board.geometry,
                 )
@@ -57,8 +68,8 @@ class PerfectPlayer:
                         return None
                     return self.longest_loss(me, you, search.budget.seconds_left())
 
-                return Reply(second_move(board, search, self.seed, VET, longest))
-            move = x_move(first, second, self.book)
+                return Reply(second_move(board, search, self.seed, self.effort, longest))
+            move = x_move(first, second, self.book) if len(board.moves) < self.known else None
             if move is not None:
                 return Reply(move[0])
         return self.expert.choose(board, seconds)

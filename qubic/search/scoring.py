@@ -14,9 +14,10 @@ FORK = 40.0  # a cell that makes (or would give the opponent) two threes at once
 CENTRAL = 0.25  # per line through the cell: corners and centre cells lie on 7, others on 4
 
 
-def score_cells(board: Board, mark: Mark) -> dict[int, float]:
-    """Every empty cell's heuristic score for `mark` to move there. With more than one
-    opponent, a line is pressed when one of them alone holds cells on it."""
+def score_cells(board: Board, mark: Mark, seen: int | None = None) -> dict[int, float]:
+    """Every empty cell's heuristic score for `mark` to move there, counting only the lines
+    `seen` has a bit for (by index; None: every line). With more than one opponent, a line is
+    pressed when one of them alone holds cells on it."""
     geometry = board.geometry
     mine, theirs = board.counts[mark], opponents_counts(board, mark)
     three = geometry.size - 2  # stones on a line one move away from a threat
@@ -26,6 +27,8 @@ def score_cells(board: Board, mark: Mark) -> dict[int, float]:
         my_threes = their_threes = 0
         lines = geometry.lines_through[cell]
         for line in lines:
+            if seen is not None and not seen >> line & 1:
+                continue
             own, opp = mine[line], theirs[line]
             if opp == 0:
                 score += ADVANCE[min(own, 2)]
