@@ -25,10 +25,10 @@ from qubic.play.session import Session
 from qubic.play.settings import Settings
 from qubic.search.threats import MAX_THREATS, ThreatSearch
 from tests.oracle import wins_within
+from tests.positions import CHAIN_4, LONG_CHAIN, ONE_SAVING_MOVE, assert_forcing_line
 from tests.scripted import engine_position, moves, position
 from tests.test_defence import plain_delay
 from tests.test_engine import EngineProcess
-from tests.test_threats import CHAIN_4, LONG_CHAIN, ONE_SAVING_MOVE, assert_forcing_line
 
 WITHIN = 12  # own moves: the promise that no win that long is missed
 GAMES = 8

@@ -16,7 +16,7 @@ from qubic.proof.solve import Solver
 from qubic.proof.verify import walk
 from qubic.proof.writer import write_book
 from qubic.search import strategy
-from tests.test_prover import QUIET_WIN
+from tests.positions import QUIET_WIN
 
 # X to move with many winning quiet moves, each proved by one small unit.
 START = f"{QUIET_WIN} 123 121"

@@ -12,49 +12,14 @@ from qubic.play.analysis import analyze
 from qubic.players.levels import make_player
 from qubic.search.defence import stops
 from qubic.search.exposure import exposure
-from qubic.search.threats import ThreatSearch, new_threats
+from qubic.search.threats import ThreatSearch
 from tests.oracle import wins_within
+from tests.positions import is_quiet, replay, setup_wins, wins_by_threats
 
 # A game hard (X) won against an earlier expert (O); positions along it are the test cases.
 GAME_TEXT = """114 223 414 144 111 212 222 113 233 211 441 444 333 214 213 232 241 244 344 224
                234 322 133 433 141 341 131 121 132 123 134"""
 GAME = GAME_TEXT.split()
-
-
-def replay(moves: list[str]) -> Board:
-    board = Board()
-    for move in moves:
-        board.push(parse_cell(move))
-    return board
-
-
-def wins_by_threats(board: Board) -> bool:
-    """The side to move wins at once or by a forced chain of threats."""
-    me, you = board.turn, board.turn.other
-    return (
-        bool(board.winning_cells(me))
-        or ThreatSearch().forced_win(board.bits[me], board.bits[you]) is not None
-    )
-
-
-def is_quiet(board: Board, cell: int) -> bool:
-    me = board.bits[board.turn] | 1 << cell
-    return not new_threats(me, board.bits[board.turn.other], cell)
-
-
-def setup_wins(board: Board, cell: int) -> bool:
-    """After the side to move plays `cell`, every reply leaves it a win by threats."""
-    board.push(cell)
-    try:
-        for reply in board.legal_moves():
-            board.push(reply)
-            won = wins_by_threats(board)
-            board.pop()
-            if not won:
-                return False
-        return True
-    finally:
-        board.pop()
 
 
 def test_expert_plays_a_quiet_move_that_wins_against_every_reply():

@@ -20,7 +20,7 @@ from qubic.proof.writer import write_book
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, Prover
 from qubic.search.threats import winning_mask
-from tests.test_prover import QUIET_WIN, bits
+from tests.positions import QUIET_WIN, bits
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 from qubic.core.board import Board
 from qubic.players import hard
 from qubic.search.threats import ThreatSearch
-from tests.test_levels import POSITIONS
+from tests.positions import POSITIONS
 
 
 @pytest.mark.slow

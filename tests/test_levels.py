@@ -1,31 +1,13 @@
 """Duties every level shares: legal moves only, wins taken, wins blocked, reproducible replies."""
 
-import random
-
 import pytest
 
 from qubic.core.board import Board
 from qubic.players.levels import LEVELS, make_player
+from tests.positions import POSITIONS
 from tests.scripted import play_out
 
 CAREFUL = [name for name in LEVELS if name != "easy"]
-
-
-def random_positions(count: int, seed: int = 7) -> list[Board]:
-    """Positions from random play, stopped at a random point before the end."""
-    rng = random.Random(seed)
-    boards = []
-    while len(boards) < count:
-        board = Board()
-        stop = rng.randrange(4, 40)
-        while len(board.moves) < stop and not board.is_over():
-            board.push(rng.choice(board.legal_moves()))
-        if not board.is_over():
-            boards.append(board)
-    return boards
-
-
-POSITIONS = random_positions(300)
 
 
 @pytest.mark.slow

@@ -22,8 +22,8 @@ from qubic.search.defence import Defence, classify
 from qubic.search.prover import PROVED, Prover
 from qubic.search.strategy import x_move
 from qubic.search.threats import ThreatSearch
+from tests.positions import QUIET_WIN, bits
 from tests.scripted import play_out
-from tests.test_prover import QUIET_WIN, bits
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,7 @@ from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_cell
 from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
 from qubic.search.strategy import SHIPPED, load, x_move
-from tests.test_prover import QUIET_WIN
-from tests.test_threats import COUNTERED
+from tests.positions import COUNTERED, QUIET_WIN
 
 # X wins here with a few quiet moves; the Python prover's units of 40 nodes cannot prove it
 # alone, so the upper tree grows and the book proves some units again.

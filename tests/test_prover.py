@@ -2,21 +2,13 @@
 
 import pytest
 
-from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.search.budget import Budget
 from qubic.search.prover import DISPROVED, PROVED, UNKNOWN, Prover, least_lost, shown_lost
 from qubic.search.threats import ThreatSearch, winning_mask
-
-# X to move, twelve stones in: X wins, but only after quiet moves (found by hard v hard).
-QUIET_WIN = "144 233 141 441 111 133 333 323 223 143 413 113"
-
-
-def bits(moves: str) -> tuple[int, int]:
-    board = Board.from_moves(parse_cell(m) for m in moves.split())
-    return board.bits[0], board.bits[1]
+from tests.positions import QUIET_WIN, bits
 
 
 def test_the_empty_cube_is_fixed_by_every_symmetry_and_has_two_kinds_of_cell():

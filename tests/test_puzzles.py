@@ -26,7 +26,7 @@ from qubic.play.render import Picture
 from qubic.play.session import GOODBYE
 from qubic.search.threats import ThreatSearch
 from tests.oracle import wins_within
-from tests.test_threats import assert_forcing_line
+from tests.positions import assert_forcing_line
 
 SEED = 14
 

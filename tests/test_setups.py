@@ -6,7 +6,7 @@ Each claim is checked in the test itself with the threat search, as in test_expe
 from qubic.core.notation import parse_cell
 from qubic.search.setups import SetupSearch
 from qubic.search.threats import ThreatSearch
-from tests.test_expert import is_quiet, replay, setup_wins
+from tests.positions import is_quiet, replay, setup_wins
 
 NODES = 2_000_000
 

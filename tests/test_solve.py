@@ -23,7 +23,7 @@ from qubic.proof.verify import walk
 from qubic.proof.writer import SCAN_NODES, SETUPS, setup_first, unit_root, write_book
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
-from tests.test_prover import QUIET_WIN, bits
+from tests.positions import QUIET_WIN, bits
 
 
 def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):

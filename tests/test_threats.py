@@ -12,6 +12,7 @@ from qubic.players.easy import EasyPlayer
 from qubic.players.hard import HardPlayer
 from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch, winning_mask
 from tests.oracle import winning_first_moves
+from tests.positions import CHAIN_4, COUNTERED, LONG_CHAIN, ONE_SAVING_MOVE, assert_forcing_line
 from tests.scripted import moves, position
 
 
@@ -30,28 +31,6 @@ def shortest_depth(board: Board, limit: int = 6) -> tuple[int | None, set[int]]:
     return None, set()
 
 
-def assert_forcing_line(board: Board, line: list[int]) -> None:
-    """Replay `line` and check every attacker move forces the next reply and the last wins."""
-    board = board.copy()
-    me = board.turn
-    for i, cell in enumerate(line):
-        if i % 2 == 1:  # the defender's reply: the one cell it must take
-            assert [cell] == board.winning_cells(me), "the defender's reply is its forced block"
-            board.push(cell)
-            continue
-        counters = board.winning_cells(me.other)
-        board.push(cell)
-        if board.winner is me:
-            assert i == len(line) - 1, "a completed line ends the chain"
-            continue
-        assert len(counters) <= 1 and set(counters) <= {cell}, "counter-threats are answered"
-        threats = board.winning_cells(me)
-        if i == len(line) - 1:
-            assert len(threats) >= 2, "the chain ends in a win or a fork"
-        else:
-            assert len(threats) == 1, "every move before the last is a single threat"
-
-
 # Hand-built: X to move on level 1 of the cube.
 WIN_IN_ONE = position(x="111 112 113", o="244 343 424")
 # Row R1 holds 121 131 and column C1 holds 112 113: both pass through 111, the fork.
@@ -61,7 +40,6 @@ DOUBLE_THREAT = position(x="121 131 112 113", o="444 343 234 424")
 CHAIN_3 = Board.from_moves(
     moves("141 323 111 131 144 133 142 143 132 113 123 413 233 114 322 411 412 232 213")
 )
-CHAIN_4 = Board.from_moves(moves("111 141 441 221 144 122 243 342 444 333 244 344 322 443"))
 CHAIN_5 = Board.from_moves(moves("114 223 144 322 124 134 141 132 133 122 142 422 222 143 323 414"))
 # O to move; its winning chain must answer an X counter-threat made by one of X's blocks.
 ANSWERS_A_COUNTER = Board.from_moves(
@@ -153,17 +131,6 @@ def test_agrees_with_the_plain_solver(board):
         assert_forcing_line(board, line)
 
 
-# O to move. X threatens a forced win; of O's 41 moves only 113 leaves X without one at once
-# (the plain solver looks 3 own moves deep; the bitboard search agrees at any depth). 113 is
-# a three, and after X's forced block X's win stands: it only delays (tests/test_defence.py).
-ONE_SAVING_MOVE = Board.from_moves(
-    moves(
-        "144 114 111 133 414 141 444 123 411 441 132 233 333 222 244 344 234 324 223 241 341 "
-        "334 314"
-    )
-)
-
-
 @pytest.mark.slow
 def test_hard_finds_the_only_moves_that_hold_off_a_forced_win():
     board = ONE_SAVING_MOVE.copy()
@@ -176,10 +143,6 @@ def test_hard_finds_the_only_moves_that_hold_off_a_forced_win():
     assert saving == [parse_cell("113")]
     # Every move loses; the threes 113 and 143 make X's win longest, so hard plays one.
     assert HardPlayer(seed=1).choose(board).cell in (parse_cell("113"), parse_cell("143"))
-
-
-# X to move; its shortest forced win by threats takes 10 own moves.
-LONG_CHAIN = Board.from_moves(moves("111 141 114 112 411 144 441 142 143 332"))
 
 
 def test_a_long_chain_is_found_after_a_shallower_search_of_the_same_position():
@@ -217,10 +180,6 @@ def test_a_new_budget_counts_from_now():
     used = search.nodes
     search.set_budget(nodes=10)
     assert search.node_limit == used + 10
-
-
-# X's only forced win here needs O's blocks to make threes, which X blocks with threats.
-COUNTERED = [57, 3, 47, 13, 33, 39, 24, 6, 32, 19]
 
 
 def test_the_pure_search_finds_no_win_that_needs_o_to_make_threes() -> None:
