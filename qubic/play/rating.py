@@ -12,14 +12,19 @@ deviation never grows with idle time: periods are games, not weeks.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
+
+from qubic.players.ladder import STEPS, Step, nearest
 
 SCALE = 173.7178  # Glicko-2's internal units: (rating - CENTRE) / SCALE
 CENTRE = 1500.0  # Glicko-2's reference rating; only differences matter
 TAU = 0.5  # how fast the volatility may change (Glickman suggests 0.3 to 1.2)
 EPSILON = 0.000001  # the volatility's iteration stops within this
 STEP_DEVIATION = 40.0  # a ladder step's rating, measured to about ±75 (95%)
+AUTO = "auto"  # the level that plays the step nearest the player's rating
+RATING_LIMIT = 10_000  # a rating typed to choose a step lies within ± this
 
 
 class Rating(NamedTuple):
@@ -58,9 +63,9 @@ def new_volatility(sigma: float, phi: float, v: float, delta: float) -> float:
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return ex * (delta * delta - phi * phi - v - ex) / (
-            2 * (phi * phi + v + ex) ** 2
-        ) - (x - a) / (TAU * TAU)
+        return ex * (delta * delta - phi * phi - v - ex) / (2 * (phi * phi + v + ex) ** 2) - (
+            x - a
+        ) / (TAU * TAU)
 
     low = a
     if delta * delta > phi * phi + v:
@@ -105,3 +110,28 @@ def after_game(player: Rating | None, step_rating: float, score: float) -> Ratin
     """The player's rating (None: a new player) after one game against a ladder step rated
     `step_rating` at the game's start; `score` 1 won, 0.5 drawn, 0 lost."""
     return update(player or START, [Game(step_rating, STEP_DEVIATION, score)])
+
+
+def typed_rating(text: str) -> int | None:
+    """A rating typed to choose a step (`--level 1400`, `LEVEL 1400`, `go elo 1400`): a whole
+    number within ± RATING_LIMIT; None for anything else."""
+    if re.fullmatch(r"-?[0-9]{1,6}", text.strip()) is None:
+        return None
+    rating = int(text)
+    return rating if abs(rating) <= RATING_LIMIT else None
+
+
+def step_words(step: Step) -> str:
+    """A step as the game names it: `1149 (SHREWD)`."""
+    return f"{step.rating} ({step.name.upper()})"
+
+
+def nearest_words(rating: int) -> tuple[Step, str]:
+    """The step nearest `rating`, and the line that says so."""
+    step = nearest(rating)
+    return step, f"LEVEL {rating} IS THE NEAREST STEP: {step_words(step)}."
+
+
+def steps_line() -> str:
+    """The ladder's steps with their ratings, weakest first, in one line."""
+    return "THE STEPS: " + ", ".join(f"{s.name.upper()} {s.rating}" for s in STEPS) + "."

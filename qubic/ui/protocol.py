@@ -2,31 +2,39 @@
 
 One command a line, in the spirit of chess's UCI; docs/protocol.md has the full protocol.
 Keywords and level names ignore case. A bad command or an illegal position answers
-`error <reason>`, changes nothing and the engine keeps running.
+`error <reason>`, changes nothing and the engine keeps running; so does a line that is not
+UTF-8 or is longer than LINE_LIMIT bytes, which is read no further than that.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Iterator
+from typing import BinaryIO, TextIO
 
 from qubic.core.board import Board, IllegalMoveError
 from qubic.core.geometry import Geometry
+from qubic.core.inputs import NumberError, whole
 from qubic.core.notation import NotationError, format_cell, parse_cell
 from qubic.core.variant import QUBIC, VariantError, parse_spec
 from qubic.play.analysis import Unanswered, Verdict, analyze
+from qubic.play.rating import RATING_LIMIT, typed_rating
 from qubic.play.text import quoted
 from qubic.players.base import Player
+from qubic.players.ladder import nearest
 from qubic.players.levels import DEFAULT_LEVEL, LEVELS, make_player
+from qubic.ui.shared import INTERRUPTED
 
-GO_OPTIONS = {"level": "NAME", "movetime": "MS"}  # what go takes, each with its value
+LINE_LIMIT = 65_536  # bytes in a command line, its newline included: a longer one is refused
+MOVETIME_LIMIT = 86_400_000  # ms, a day: go movetime's largest
+
+GO_OPTIONS = {"level": "NAME", "elo": "RATING", "movetime": "MS"}  # go's options and values
 # What `help` lists: (how to type it, what it answers).
 COMMANDS = [
     ("isready", "readyok"),
     ("variant [NAME] [size N] [dims D] [target K] [sides N] [no-centre]", "choose a variant"),
     ("position startpos [moves MOVE ...]", "set the position"),
-    ("go [level NAME] [movetime MS]", "bestmove MOVE for the side to move"),
+    ("go [level NAME | elo RATING] [movetime MS]", "bestmove MOVE for the side to move"),
     ("newgame", "back to the empty board"),
     ("analyze", "analysis win|defend|lost|quiet MOVE ... [delays MOVE ...]"),
     ("help", "this list"),
@@ -102,15 +110,15 @@ class Engine:
             try:
                 board.push(parse_cell(text, board.geometry))
             except NotationError as error:
-                raise ProtocolError(f"move {number} {text!r}: {error}") from None
+                raise ProtocolError(f"move {number} {quoted(text)}: {error}") from None
             except IllegalMoveError:
                 reason = "the game is already over" if board.is_over() else "that square is taken"
-                raise ProtocolError(f"move {number} {text!r}: {reason}") from None
+                raise ProtocolError(f"move {number} {quoted(text)}: {reason}") from None
         self.board = board
         return []
 
     def _go(self, args: list[str]) -> list[str]:
-        level, seconds = self.level, None
+        level, seconds, chosen = self.level, None, False
         options = iter(args)
         takes = ", ".join(f"{option} {value}" for option, value in GO_OPTIONS.items())
         for word in options:
@@ -120,18 +128,30 @@ class Engine:
             value = next(options, None)
             if value is None:
                 raise ProtocolError(f"go {option} needs a value: go {option} {GO_OPTIONS[option]}")
+            if option in ("level", "elo") and chosen:
+                raise ProtocolError("go takes level NAME or elo RATING, not both")
+            chosen = chosen or option in ("level", "elo")
             if option == "level":
                 level = value.lower()
                 if level not in LEVELS:
                     raise ProtocolError(
                         f"unknown level {quoted(value)}; levels: {' '.join(LEVELS)}"
                     )
-            else:
-                if not value.isdigit() or int(value) == 0:
+            elif option == "elo":
+                rating = typed_rating(value)
+                if rating is None:
                     raise ProtocolError(
-                        f"movetime must be a positive whole number of ms, not {quoted(value)}"
+                        f"elo takes a whole number from -{RATING_LIMIT} to {RATING_LIMIT}, "
+                        f"not {quoted(value)}"
                     )
-                seconds = int(value) / 1000
+                level = nearest(rating).name
+            else:
+                try:
+                    seconds = whole(value, 1, MOVETIME_LIMIT) / 1000
+                except NumberError as error:
+                    raise ProtocolError(
+                        f"movetime must be a positive whole number of ms: {error}"
+                    ) from None
         if self.board.is_over():
             raise ProtocolError("the game is over")
         refusal = LEVELS[level].refusal(self.variant)
@@ -159,21 +179,43 @@ class Engine:
 def run(
     level: str = DEFAULT_LEVEL,
     seed: int | None = None,
-    stdin: TextIO = sys.stdin,
-    stdout: TextIO = sys.stdout,
+    stdin: BinaryIO | None = None,
+    stdout: TextIO | None = None,
 ) -> int:
-    """Answer commands until `quit` or end of input; the exit status (0)."""
+    """Answer commands (bytes from `stdin`, standard input's by default) until `quit` or end of
+    input; the exit status: 0, or 130 after Ctrl-C."""
+    source = sys.stdin.buffer if stdin is None else stdin
+    out = sys.stdout if stdout is None else stdout
     engine = Engine(level, seed)
     try:
-        for line in stdin:
-            if line.lower().split()[:1] == ["quit"]:
+        for line in lines(source):
+            if isinstance(line, ProtocolError):
+                answers = [f"error {line}"]
+            elif line.lower().split()[:1] == ["quit"]:
                 break
-            for answer in engine.handle(line):
-                stdout.write(answer + "\n")
-            stdout.flush()
+            else:
+                answers = engine.handle(line)
+            for answer in answers:
+                out.write(answer + "\n")
+            out.flush()
     except KeyboardInterrupt:
-        pass
+        return INTERRUPTED
     return 0
+
+
+def lines(source: BinaryIO) -> Iterator[str | ProtocolError]:
+    """The command lines in `source`, each as text, or a ProtocolError for one longer than
+    LINE_LIMIT bytes (the rest of it skipped unread) or not UTF-8."""
+    while raw := source.readline(LINE_LIMIT):
+        if not raw.endswith(b"\n") and len(raw) == LINE_LIMIT:
+            while (rest := source.readline(LINE_LIMIT)) and not rest.endswith(b"\n"):
+                pass
+            yield ProtocolError(f"a line is at most {LINE_LIMIT} bytes: this one was skipped")
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield ProtocolError("a line must be UTF-8 text: this one was skipped")
 
 
 def cells_of(cells: tuple[int, ...], geometry: Geometry) -> list[str]:
