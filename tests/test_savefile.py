@@ -188,7 +188,8 @@ def games_in_progress(draw: st.DrawFn) -> tuple[Settings, Board]:
         level=draw(st.sampled_from(playable)),
         level_o=draw(st.sampled_from(playable)),
         always_show=draw(st.booleans()),
-        time_limit=draw(st.none() | st.floats(min_value=0, exclude_min=True, allow_infinity=False)),
+        # What --time-limit takes: milliseconds, up to a day.
+        time_limit=draw(st.none() | st.integers(1, 86_400_000).map(lambda ms: ms / 1000)),
         seed=draw(st.none() | st.integers(-(2**63), 2**63)),
         variant=variant,
     )

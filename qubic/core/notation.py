@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from qubic.core.geometry import CUBE, Geometry
+from qubic.core.inputs import quoted
 
 _SEPARATED = re.compile(r"[\s,]+")
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")  # one comma (spaces around it allowed), or spaces
@@ -84,7 +85,7 @@ def _parts(text: str) -> list[str]:
     """The runs of digits in `text`, which separators (commas, spaces) split; a doubled comma
     leaves an empty run."""
     if not looks_like_move(text):
-        raise NotationError(f"{text!r} is not a move")
+        raise NotationError(f"{quoted(text)} is not a move")
     return _SEPARATOR.split(text.strip())
 
 

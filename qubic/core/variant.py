@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from qubic.core.geometry import Geometry, geometry
+from qubic.core.inputs import NumberError, quoted, whole
 
 SIDES = range(2, 5)  # X O Y Z
 DIMS = range(2, 5)
@@ -168,7 +169,7 @@ def find_variant(name: str) -> Variant:
     for variant in VARIANTS.values():
         if wanted == variant.name or wanted in variant.aliases:
             return variant
-    raise VariantError(f"there is no variant {name!r}; variants: {', '.join(VARIANTS)}")
+    raise VariantError(f"there is no variant {quoted(name)}; variants: {', '.join(VARIANTS)}")
 
 
 SETTINGS = ("size", "dims", "target", "sides")
@@ -191,13 +192,17 @@ def parse_spec(words: list[str]) -> Variant:
             options["no_centre"] = key == "no-centre"
             continue
         if key in options:
-            raise VariantError(f"{word!r} is given twice")
+            raise VariantError(f"{quoted(word)} is given twice")
         if key not in SETTINGS:
             raise VariantError(
-                f"unknown setting {word!r}; settings: {', '.join(SETTINGS)}, no-centre, centre"
+                f"unknown setting {quoted(word)}; settings: {', '.join(SETTINGS)}, no-centre, "
+                "centre"
             )
         value = next(rest, None)
-        if value is None or not value.isdigit():
-            raise VariantError(f"{key} needs a whole number, not {value!r}")
-        options[key] = int(value)
+        if value is None:
+            raise VariantError(f"{key} needs a whole number: {key} N")
+        try:
+            options[key] = whole(value)
+        except NumberError as error:
+            raise VariantError(f"{key}: {error}") from None
     return variant.with_options(**options)  # type: ignore[arg-type]

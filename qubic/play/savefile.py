@@ -35,7 +35,8 @@ from pathlib import Path
 from qubic.core.board import PASS, Board, Mark
 from qubic.core.notation import NotationError, format_cell, parse_cell
 from qubic.core.variant import QUBIC, VariantError, parse_spec
-from qubic.play.settings import PLAYERS, Settings, parse_seconds
+from qubic.play.settings import PLAYERS, SECONDS_LIMIT, Settings, parse_seconds, parse_seed
+from qubic.play.text import quoted
 from qubic.players.levels import LEVELS
 
 MAGIC = "qubic-save"
@@ -221,11 +222,14 @@ def _settings(values: dict[str, str]) -> Settings:
     try:
         seconds = None if time_limit == "none" else parse_seconds(time_limit)
     except ValueError:
-        raise ValueError(f"time-limit {time_limit!r} is not a positive number") from None
+        raise ValueError(
+            f"time-limit {quoted(time_limit)} is not a positive number of seconds"
+            f" (at most {SECONDS_LIMIT})"
+        ) from None
     try:
-        number = None if seed == "none" else int(seed)
+        number = None if seed == "none" else parse_seed(seed)
     except ValueError:
-        raise ValueError(f"seed {seed!r} is not a whole number") from None
+        raise ValueError(f"seed {quoted(seed)} is not a whole number") from None
     return Settings(
         players=players,
         level=values["level"],

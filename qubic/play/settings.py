@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
+from qubic.core.inputs import decimal, whole
 from qubic.core.variant import QUBIC, SIDES, Variant
 from qubic.play.seats import Seats
 from qubic.players.levels import DEFAULT_LEVEL
 
 PLAYERS = range(0, SIDES[-1] + 1)  # people at the keyboard: they take the first sides
+SECONDS_LIMIT = 86_400  # a turn's time limit, or a pause: a day at most
+SEED_LIMIT = 2**64  # a seed is a whole number, this or less either side of 0
 
 
 @dataclass
@@ -31,8 +33,12 @@ class Settings:
 
 
 def parse_seconds(text: str, zero: bool = False) -> float:
-    """A positive (with `zero`, or zero), finite number of seconds; ValueError otherwise."""
-    seconds = float(text)
-    if not (math.isfinite(seconds) and (seconds > 0 or (zero and seconds == 0))):
-        raise ValueError(f"{text!r} is not a positive number of seconds")
-    return seconds
+    """A positive (with `zero`, or zero) number of seconds in ASCII digits, to the millisecond
+    and at most SECONDS_LIMIT; NumberError (a ValueError) otherwise."""
+    return decimal(text, 0.0 if zero else 0.001, SECONDS_LIMIT)
+
+
+def parse_seed(text: str) -> int:
+    """A seed: a whole number in ASCII digits, perhaps negative, within SEED_LIMIT either side
+    of 0; NumberError (a ValueError) otherwise."""
+    return whole(text, -SEED_LIMIT, SEED_LIMIT)

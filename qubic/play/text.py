@@ -5,18 +5,13 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
+from qubic.core.inputs import quoted as quoted  # defined beside the number parser, in core
+
 WIDTH = 80  # what everything the game prints fits, when the terminal is not narrower
-QUOTE_LIMIT = 20  # characters of a person's input quoted back in a message
 
 
 class Verbatim(str):
     """A line printed as it is, never wrapped: text meant to be copied, such as an export."""
-
-
-def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """`text` (stripped) in quotes, cut to its first `limit` characters and `...` if longer."""
-    text = text.strip()
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
 def table(rows: Sequence[tuple[str, str]], width: int = WIDTH) -> list[str]:
