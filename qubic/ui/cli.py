@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import signal
 import sys
@@ -12,14 +13,24 @@ from datetime import date
 from typing import Any, NoReturn
 
 from qubic import __version__
-from qubic.core.variant import DIMS, MAX_SIZE, MIN_SIZE, SIDES, VARIANTS, VariantError, find_variant
+from qubic.core.inputs import QUOTE_LIMIT, NumberError, cut, quoted, whole
+from qubic.core.variant import (
+    DIMS,
+    MAX_SIZE,
+    MIN_SIZE,
+    SIDES,
+    VARIANTS,
+    Variant,
+    VariantError,
+    find_variant,
+)
 from qubic.play import config, record, savefile
 from qubic.play.commands import COMMAND_HELP
 from qubic.play.puzzle_session import PuzzleSession
 from qubic.play.puzzles import LENGTHS
 from qubic.play.review import annotated, review
 from qubic.play.session import Session
-from qubic.play.settings import PLAYERS, Settings, parse_seconds
+from qubic.play.settings import PLAYERS, SECONDS_LIMIT, Settings, parse_seconds, parse_seed
 from qubic.play.text import table
 from qubic.players.levels import DEFAULT_LEVEL, LEVELS
 from qubic.ui import protocol as engine
@@ -37,12 +48,16 @@ other cubes: 3x3x3 to ten lines, 4-D on a tesseract for two to four sides.
 --tui plays on the full screen, with a cursor, keys and the mouse.
 
 Exit status: 0 when you leave (QUIT, EXIT, NO to another game, Ctrl-D), 130 on
-Ctrl-C, 2 for a bad option or a save that cannot be loaded."""
+Ctrl-C, 2 for a bad option or a save that cannot be loaded, 1 with no standard
+output to write to, 128+N when stopped by signal N (143 for SIGTERM)."""
 
 PAUSE = 0.5  # seconds between moves when the machine plays itself
 BOARDS = ["wide", "tall"]  # the console's layouts of the board (--board)
 WATCHING = ("level_o", "pause")  # options that mean something only with --players 0
 BROKEN_PIPE = 128 + signal.SIGPIPE  # the status a shell shows for a tool whose reader left
+MODES = ["play", "engine", "puzzle", "review", "stats"]
+NAME_LIMIT = 255  # characters of a file's name said in a message
+STREAMS = (("stdin", os.O_RDONLY), ("stdout", os.O_WRONLY), ("stderr", os.O_WRONLY))
 
 
 def package_version() -> str:
@@ -54,7 +69,10 @@ def seconds(text: str) -> float:
     try:
         return parse_seconds(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds") from None
+        raise argparse.ArgumentTypeError(
+            f"{quoted(text)} is not a number of seconds from 0.001 to {SECONDS_LIMIT}, "
+            "such as 30 or 2.5"
+        ) from None
 
 
 def pause_seconds(text: str) -> float:
@@ -63,8 +81,37 @@ def pause_seconds(text: str) -> float:
         return parse_seconds(text, zero=True)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds (0 or more)"
+            f"{quoted(text)} is not a number of seconds from 0 to {SECONDS_LIMIT}, such as 0.5"
         ) from None
+
+
+def number(text: str) -> int:
+    """argparse's type for a whole number (a size, a count): ASCII digits."""
+    try:
+        return whole(text)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def seed(text: str) -> int:
+    """argparse's type for --seed."""
+    try:
+        return parse_seed(text)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def mode_word(text: str) -> str:
+    """argparse's type for the mode; a saved game named in its place is pointed to --load
+    (argparse's choices refuse any other word)."""
+    if text not in MODES and (
+        savefile.is_export(text) or text.endswith(".txt") or os.path.lexists(text)
+    ):
+        game = shlex.quote(text) if len(text) <= 3 * QUOTE_LIMIT else "FILE"
+        raise argparse.ArgumentTypeError(
+            f"{quoted(text)} is not a mode; to resume a saved game: qubic --load {game}"
+        )
+    return text
 
 
 def day(text: str) -> date:
@@ -80,7 +127,13 @@ class Parser(argparse.ArgumentParser):
     after the whole usage."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see qubic --help)\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see qubic --help)\n")
+
+
+def one_line(message: str, limit: int = 3 * QUOTE_LIMIT) -> str:
+    """argparse's `message` on one line, every word of it longer than `limit` cut: argparse
+    quotes what was typed whole."""
+    return " ".join(cut(word, limit) for word in message.split())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -96,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "mode",
         nargs="?",
-        choices=["play", "engine", "puzzle", "review", "stats"],
+        type=mode_word,
+        choices=MODES,
         default="play",
         help="play the game (the default), run the engine protocol on "
         "stdin/stdout for other programs (see docs/protocol.md), solve puzzles, "
@@ -108,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"qubic {package_version()}")
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed,
         metavar="N",
         help="seed the machine's choices: same seed and moves, same replies; "
         "with puzzle, the puzzles",
@@ -131,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--players",
-        type=int,
+        type=number,
         choices=list(PLAYERS),
         metavar="N",
         help="people at the keyboard: 1 against the machine (default), 2 taking "
@@ -145,15 +199,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--size",
-        type=int,
+        type=number,
         metavar="N",
         help=f"squares along each edge, {MIN_SIZE}-{max(MAX_SIZE.values())} "
         f"({MIN_SIZE}-{MAX_SIZE[4]} in 4-D)",
     )
-    parser.add_argument("--dims", type=int, metavar="D", help=f"dimensions, {DIMS[0]}-{DIMS[-1]}")
+    parser.add_argument(
+        "--dims", type=number, metavar="D", help=f"dimensions, {DIMS[0]}-{DIMS[-1]}"
+    )
     parser.add_argument(
         "--target",
-        type=int,
+        type=number,
         metavar="K",
         help="lines needed to win; 1: the first line wins, more: every line "
         "scores and play goes on",
@@ -162,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-centre", action="store_true", help="disable the centre square (odd sizes)"
     )
     parser.add_argument(
-        "--sides", type=int, metavar="N", help=f"marks playing, {SIDES[0]}-{SIDES[-1]}: X O Y Z"
+        "--sides", type=number, metavar="N", help=f"marks playing, {SIDES[0]}-{SIDES[-1]}: X O Y Z"
     )
     parser.add_argument(
         "--always-show",
@@ -188,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--moves",
-        type=int,
+        type=number,
         choices=list(LENGTHS),
         metavar="N",
         help="with puzzle: each puzzle's win takes N of your moves, 1-12 (default: mixed)",
@@ -314,6 +370,9 @@ def full_screen(
 def main(argv: list[str] | None = None) -> int:
     """Run the program; its exit status. A reader that goes away (`qubic | head`) ends it
     quietly, as it ends other Unix tools."""
+    if "stdout" in standard_streams():
+        print("qubic: standard output is closed: there is nowhere to play", file=sys.stderr)
+        return 1
     if sys.stdin.isatty() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         # Started as a background job, which ignores SIGINT; a person at the terminal (after
         # `fg`) still leaves with Ctrl-C.
@@ -325,6 +384,28 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE
+
+
+def standard_streams() -> list[str]:
+    """The standard streams that were closed (`qubic <&-`), each opened again on /dev/null, so
+    that no file the program opens takes its place; their names. Output that the locale
+    cannot encode is written with `?` in its place, rather than ending the program."""
+    closed = []
+    for fd, (name, flags) in enumerate(STREAMS):
+        try:
+            os.fstat(fd)
+        except OSError:
+            opened = os.open(os.devnull, flags)
+            if opened != fd:
+                os.dup2(opened, fd)
+                os.close(opened)
+            closed.append(name)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))  # noqa: SIM115
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    return closed
 
 
 def play(argv: list[str] | None) -> int:
@@ -341,7 +422,7 @@ def play(argv: list[str] | None) -> int:
     if args.mode != "puzzle" and puzzle_options:
         parser.error(f"--{puzzle_options[0]} is for qubic puzzle")
     if args.mode != "review" and getattr(args, "game", None) is not None:
-        parser.error(f"unexpected {args.game!r}: only qubic review takes a game")
+        parser.error(f"unexpected {quoted(args.game)}: only qubic review takes a game")
     if args.mode == "review":
         return review_game(parser, args, given, changes)
     if args.mode == "stats":
@@ -370,7 +451,7 @@ def play(argv: list[str] | None) -> int:
             path = None if savefile.is_export(args.load) else args.load
             session = Session.resume(*loaded, path=path)
         except savefile.SaveFileError as error:
-            print(f"qubic: cannot load {args.load}: {error}", file=sys.stderr)
+            print(f"qubic: cannot load {cut(args.load, NAME_LIMIT)}: {error}", file=sys.stderr)
             return 2
     else:
         try:
@@ -378,7 +459,7 @@ def play(argv: list[str] | None) -> int:
         except VariantError as error:
             parser.error(str(error))
         if "level" in defaults and "level" not in given:
-            given["level"] = defaults["level"]
+            given["level"] = config_level(str(defaults["level"]), given)
         if defaults.get("always-show") and "always_show" not in given:
             given["always_show"] = True
         settings = Settings(**given)
@@ -421,7 +502,24 @@ def play(argv: list[str] | None) -> int:
             wrap=terminal,
             board=board,
         )
-    return run(session, PipedAsker(sys.stdin.fileno(), sys.stdout), pause=pause, board=board)
+    piped = PipedAsker(sys.stdin.fileno(), sys.stdout, sys.stdin.encoding)
+    return run(session, piped, pause=pause, board=board)
+
+
+def config_level(name: str, given: dict[str, Any]) -> str:
+    """The config file's level for the game `given` sets up, or, where that level cannot play
+    its variant, the default level, with one line to say why."""
+    variant: Variant = given["variant"]
+    refusal = LEVELS[name].refusal(variant)
+    if refusal is None:
+        return name
+    if given.get("players", 1) < variant.sides:  # the machine plays: say which level
+        print(
+            f"qubic: not the config file's level {name}: {refusal}; "
+            f"the machine plays at level {DEFAULT_LEVEL}",
+            file=sys.stderr,
+        )
+    return DEFAULT_LEVEL
 
 
 def read_config() -> dict[str, str | bool]:
@@ -451,7 +549,7 @@ def review_game(
     try:
         settings, board = savefile.load(game, finished=True)
     except savefile.SaveFileError as error:
-        print(f"qubic: cannot review {game}: {error}", file=sys.stderr)
+        print(f"qubic: cannot review {cut(game, NAME_LIMIT)}: {error}", file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("\n".join(annotated(review(board))))

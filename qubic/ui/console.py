@@ -19,7 +19,7 @@ import termios
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from prompt_toolkit import PromptSession
@@ -35,8 +35,24 @@ if TYPE_CHECKING:
     from asyncio import TimerHandle
 
 
+STOPS = (signal.SIGTERM, signal.SIGHUP)  # told to stop, or the terminal went away
+
+
 class TimeUp(Exception):
     """The time to answer a question ran out."""
+
+
+class Stopped(SystemExit):
+    """A signal in STOPS arrived: everything unwinds, the terminal is put back as it was, and
+    the program exits with status 128 + the signal's number, as a shell expects."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
 
 
 class Asker(Protocol):
@@ -53,8 +69,9 @@ class PipedAsker:
     cannot see, and a timed question would wait for input that has already arrived.
     """
 
-    def __init__(self, stdin: int, stdout: TextIO) -> None:
+    def __init__(self, stdin: int, stdout: TextIO, encoding: str = "utf-8") -> None:
         self.stdin, self.stdout = stdin, stdout
+        self.encoding = encoding  # the locale's: what a person's keyboard or file sends
         self.pending = b""
         self.ended = False
 
@@ -77,7 +94,7 @@ class PipedAsker:
             self.stdout.write("\n")
             raise EOFError
         line, _, self.pending = self.pending.partition(b"\n")
-        answer = line.decode("utf-8", "replace").rstrip("\r")
+        answer = line.decode(self.encoding, "replace").rstrip("\r")
         self.stdout.write(answer + "\n")
         self.stdout.flush()
         return answer
@@ -199,6 +216,7 @@ class TerminalAsker:
         # prompt_toolkit's own SIGINT handling leaves a window while its event loop is being
         # built or torn down, where a KeyboardInterrupt breaks the loop half-made. So SIGINT is
         # caught here: handed to the prompt as a typed Ctrl-C once it runs, and raised after.
+        # SIGTERM and SIGHUP the same way: the prompt ends, and puts the terminal back, first.
         app = self.prompt_session.app
         interrupted: list[int] = []
         timer: list[TimerHandle] = []
@@ -207,10 +225,15 @@ class TerminalAsker:
             return app.is_running and app.future is not None and not app.future.done()
 
         def forward() -> None:
-            if running():
+            if not running():
+                return
+            stops = [signum for signum in interrupted if signum in STOPS]
+            if stops:
+                app.exit(exception=Stopped(stops[0]))
+            else:
                 app.key_processor.send_sigint()
 
-        def on_sigint(signum: int, frame: object) -> None:
+        def on_signal(signum: int, frame: object) -> None:
             interrupted.append(signum)
             if app.loop is not None:
                 app.loop.call_soon_threadsafe(forward)
@@ -227,7 +250,10 @@ class TerminalAsker:
 
         self.deadline = None if seconds is None else time.monotonic() + seconds
         default, enter = self.typeahead.take() if self.typeahead else ("", False)
-        previous = signal.signal(signal.SIGINT, on_sigint)
+        previous = {signal.SIGINT: signal.signal(signal.SIGINT, on_signal)}
+        for signum in STOPS:
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                previous[signum] = signal.signal(signum, on_signal)
         try:
             answer = self.prompt_session.prompt(
                 question + " ",
@@ -238,10 +264,14 @@ class TerminalAsker:
                 refresh_interval=0 if seconds is None else 0.5,
             )
         finally:
-            signal.signal(signal.SIGINT, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
             for handle in timer:
                 handle.cancel()
             self.deadline = None
+        for number in interrupted:
+            if number in STOPS:
+                raise Stopped(number)
         if interrupted:
             raise KeyboardInterrupt
         return answer
@@ -300,6 +330,13 @@ def run(
         return typeahead.quiet() if typeahead else nullcontext()
 
     clock = TurnClock()
+    # Told to stop (SIGTERM) or hung up (SIGHUP), the game unwinds as after Ctrl-C, putting
+    # the terminal back as it found it; a signal ignored from the start (nohup) stays so.
+    previous = {
+        signum: signal.signal(signum, _stop)
+        for signum in STOPS
+        if signal.getsignal(signum) is not signal.SIG_IGN
+    }
     try:
         show(session.start())
         while not session.done:
@@ -322,4 +359,23 @@ def run(
         return INTERRUPTED
     except EOFError:
         show(["", GOODBYE])
+    except Stopped as stop:
+        if stop.signum == signal.SIGHUP:
+            _silence()  # no one is left to read: nothing more is written, not even at exit
+        else:
+            with suppress(OSError):
+                show(["", GOODBYE])
+        return int(stop.code)  # type: ignore[arg-type]
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     return 0
+
+
+def _silence() -> None:
+    """Standard output and error to /dev/null, for a program whose terminal hung up."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        with suppress(OSError):
+            os.dup2(devnull, fd)
+    os.close(devnull)
