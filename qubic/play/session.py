@@ -14,12 +14,14 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable
+from contextlib import suppress
 from datetime import datetime
 from enum import Enum
 from functools import partial
 from pathlib import Path
 
 from qubic.core.board import PASS, Board, Mark
+from qubic.core.inputs import NumberError, whole
 from qubic.core.notation import (
     NotationError,
     format_cell,
@@ -415,7 +417,8 @@ class Session:
         if typed == "MOVES":
             return [*annotated(self.review)]
         if typed.isdigit():
-            steps[typed] = int(typed)
+            with suppress(NumberError):  # ² or a 5,000-digit number names no move
+                steps[typed] = whole(typed)
         ply = steps.get(typed)
         if ply is None:
             return [f"{quoted(text)} IS NOT A REVIEW STEP. {Stage.REVIEW.value}"]
