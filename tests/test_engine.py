@@ -99,8 +99,11 @@ def test_hard_takes_a_forced_win(engine):
         ("go movetime soon", "movetime must be a positive whole number"),
         ("go movetime 0", "movetime must be a positive whole number"),
         ("go level", "go level needs a value"),
-        ("go depth 3", "unknown go option 'depth'; go takes level NAME, movetime MS"),
-        ("go infinite", "unknown go option 'infinite'; go takes level NAME, movetime MS"),
+        ("go depth 3", "unknown go option 'depth'; go takes level NAME, elo RATING, movetime MS"),
+        (
+            "go infinite",
+            "unknown go option 'infinite'; go takes level NAME, elo RATING, movetime MS",
+        ),
     ],
 )
 def test_errors_say_why_and_change_nothing(engine, command, reason):

@@ -329,7 +329,7 @@ def test_case_is_ignored_in_the_engine_and_the_level_options():
     assert re.fullmatch(r"bestmove \d{3}", engine.ask("GO level HARD"))
     assert re.fullmatch(r"bestmove \d{3}", engine.ask("go LEVEL Classic MoveTime 200"))
     assert engine.ask("go infinite") == (
-        "error unknown go option 'infinite'; go takes level NAME, movetime MS"
+        "error unknown go option 'infinite'; go takes level NAME, elo RATING, movetime MS"
     )
     assert engine.quit() == 0
     result = run_piped(
