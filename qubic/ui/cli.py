@@ -107,7 +107,7 @@ def mode_word(text: str) -> str:
     if text not in MODES and (
         savefile.is_export(text) or text.endswith(".txt") or os.path.lexists(text)
     ):
-        game = shlex.quote(text) if len(text) <= 3 * QUOTE_LIMIT else "FILE"
+        game = shlex.quote(text) if len(text) <= NAME_LIMIT else "FILE"
         raise argparse.ArgumentTypeError(
             f"{quoted(text)} is not a mode; to resume a saved game: qubic --load {game}"
         )
@@ -130,10 +130,12 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {one_line(message)} (see qubic --help)\n")
 
 
-def one_line(message: str, limit: int = 3 * QUOTE_LIMIT) -> str:
-    """argparse's `message` on one line, every word of it longer than `limit` cut: argparse
-    quotes what was typed whole."""
-    return " ".join(cut(word, limit) for word in message.split())
+def one_line(message: str) -> str:
+    """argparse's `message` on one line, its long words cut: argparse quotes what was typed
+    whole, so a quoted word is cut as `quoted` cuts, any other (a file's name) at NAME_LIMIT."""
+    return " ".join(
+        cut(word, 3 * QUOTE_LIMIT if word[0] in "'\"" else NAME_LIMIT) for word in message.split()
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
