@@ -35,18 +35,16 @@ from qubic.search.threats import (
     ThreatSearch,
 )
 
-SECONDS = 4.5  # a move never takes longer, whatever the counts (the issue's cap is 5 s)
+SECONDS = 1.9  # a move never takes longer, whatever the counts (the ladder's cap is 2 s)
 PROOF_SHARE = 0.5  # of that time, at most this much for the proofs
 ATTACK_SHARE = 0.4  # of the proofs' budget, at most this much looking for our own setup wins
 DEEP_CHECKS = 3  # moves checked for the opponent's wins with two setups
-DEEP_NODES = 150_000  # threat-search positions for each such check
+DEEP_NODES = 50_000  # threat-search positions for each such check
 PLAYOUT_CANDIDATES = 8  # moves that survive the proofs and are then played out
 PLAYOUTS = 8  # playouts at most for one candidate
 PLAYOUTS_PER_ROUND = 2  # playouts per candidate before the weaker half is dropped
-# Moving second, the cap is lower: at 4.5 s a move overran to 5.2 s with two games sharing
-# the cores.
-SECOND_SECONDS = 4.0
-SECOND_ATTACK_NODES = 60_000  # of which at most this much looking for our own setup wins
+SECOND_SECONDS = 1.9  # the same cap moving second
+SECOND_ATTACK_NODES = 30_000  # of which at most this much looking for our own setup wins
 
 
 @dataclass(frozen=True)
@@ -63,12 +61,12 @@ class Effort:
     """How long a move is thought about, in threat-search positions (and the prover's
     expansions): the level's own, or less for the ladder's steps below it."""
 
-    nodes: int = 400_000  # moving first, for the proofs
+    nodes: int = 150_000  # moving first, for the proofs
     setups: int = MAX_SETUPS  # setups in the wins it proves, moving first
-    playout_nodes: int = 1_500_000  # moving first, for all playouts
-    second_nodes: int = 250_000  # moving second, for the threat searches
-    exposure_nodes: int = 400_000  # then this many more to measure the candidates' exposure
-    second_playout_nodes: int = 600_000  # then at most this many to play the least exposed out
+    playout_nodes: int = 300_000  # moving first, for all playouts
+    second_nodes: int = 120_000  # moving second, for the threat searches
+    exposure_nodes: int = 200_000  # then this many more to measure the candidates' exposure
+    second_playout_nodes: int = 150_000  # then at most this many to play the least exposed out
     vet: Vetting = Vetting(16, 3, 2_000)
 
 
@@ -83,6 +81,7 @@ class ExpertPlayer:
     def __init__(self, seed: int | None = None, effort: Effort = EXPERT) -> None:
         self.seed = new_seed(seed)
         self.effort = effort
+        book_move(Board())  # reads the opening book now, not in the first move's time
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
         effort = self.effort
@@ -313,9 +312,7 @@ def rank_by_playouts(
             board.push(cell)
             try:
                 for _ in range(PLAYOUTS_PER_ROUND):
-                    if threats.nodes - start > nodes:
-                        raise OutOfBudget
-                    winner = hard.playout(board, threats, seed + played, deadline)
+                    winner = hard.playout(board, threats, seed + played, deadline, start + nodes)
                     totals[cell] += 0 if winner is None else 1 if winner is mark else -1
                     done += 1
             except OutOfBudget:

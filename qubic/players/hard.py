@@ -72,14 +72,22 @@ def choices(board: Board, search: ThreatSearch) -> list[int]:
 
 
 def playout(
-    board: Board, search: ThreatSearch, seed: int, deadline: float | None = None
+    board: Board,
+    search: ThreatSearch,
+    seed: int,
+    deadline: float | None = None,
+    limit: int | None = None,
 ) -> Mark | None:
     """The winner when hard plays on for both sides (the board is not changed). `search` may
-    bring what it learnt in earlier playouts; OutOfBudget when the clock passes `deadline`."""
+    bring what it learnt in earlier playouts; OutOfBudget when the clock passes `deadline` or
+    its node count reaches `limit` before the game ends."""
     pushed = 0
     try:
         while not board.is_over():
-            search.set_budget(NODES, None if deadline is None else deadline - time.perf_counter())
+            nodes = NODES if limit is None else min(NODES, limit - search.nodes)
+            if nodes <= 0:
+                raise OutOfBudget
+            search.set_budget(nodes, None if deadline is None else deadline - time.perf_counter())
             board.push(decide(board, search, seed))
             pushed += 1
             if deadline is not None and time.perf_counter() > deadline:

@@ -19,6 +19,7 @@ from functools import cache
 from qubic.core.board import Board
 from qubic.core.geometry import Geometry
 from qubic.players.base import Reply, new_seed, position_rng
+from qubic.players.hard import opening_cells
 from qubic.search.defence import defend
 from qubic.search.scoring import score_cells
 from qubic.search.threats import OutOfBudget, ThreatSearch, lowest
@@ -46,6 +47,7 @@ class Habits:
     defends: bool = False  # looks for the opponent's forced wins too, and stops them
     nodes: int = 0  # threat-search positions a move
     choices: int = 1  # quiet moves it picks among, the best more often
+    corners: bool = False  # keeps to the corners and the centre in the opening, as hard does
 
 
 class HumanPlayer:
@@ -68,20 +70,21 @@ class HumanPlayer:
                 return Reply(lowest(cells))
         scores = score_cells(board, board.turn, seen)
         ranked = sorted(scores, key=lambda c: (-scores[c], c))
+        threats = ThreatSearch(habits.nodes, SECONDS if seconds is None else seconds, geometry)
         if habits.threats:
-            move = self.search(geometry, me, you, ranked, seconds)
+            move = self.search(threats, me, you, ranked)
             if move is not None:
                 return Reply(move)
+        if habits.corners:
+            first = opening_cells(threats, me, you, scores)
+            ranked = [cell for cell in ranked if cell in first]
         picks = ranked[: habits.choices]
         return Reply(rng.choices(picks, [len(picks) - i for i in range(len(picks))])[0])
 
-    def search(
-        self, geometry: Geometry, me: int, you: int, ranked: list[int], seconds: float | None
-    ) -> int | None:
+    def search(self, threats: ThreatSearch, me: int, you: int, ranked: list[int]) -> int | None:
         """The start of a forced win by threats, else the stop of the opponent's (if the step
         defends), within its bounds; None when it finds neither."""
         habits = self.habits
-        threats = ThreatSearch(habits.nodes, SECONDS if seconds is None else seconds, geometry)
         try:
             line = threats.forced_win(me, you, habits.threats, shortest=False)
             if line is not None:

@@ -66,7 +66,7 @@ STEPS = (
     human(
         "novice",
         "a first game: blocks your threes, misses most lines off a level's rows",
-        Habits((0.6, 0.3, 0.15), choices=8),
+        Habits((0.5, 0.25, 0.1), choices=10),
     ),
     human(
         "rookie",
@@ -85,28 +85,28 @@ STEPS = (
     ),
     human(
         "keen",
-        "the guide's player that also spots a double threat two threes away",
-        Habits((1.0, 1.0, 1.0), threats=2, nodes=5_000),
+        "the guide's player that also finds its own chains of up to three threats",
+        Habits((1.0, 0.9, 0.8), threats=3, nodes=5_000),
     ),
     human(
         "sharp",
-        "finds and stops chains of up to four threats; misses some lines off the levels",
-        Habits((1.0, 0.9, 0.8), threats=4, defends=True, nodes=20_000),
+        "finds and stops chains of up to three threats; misses lines off the levels",
+        Habits((0.8, 0.6, 0.4), threats=3, defends=True, nodes=20_000),
     ),
     human(
         "crafty",
-        "finds and stops chains of up to eight threats, every line in view",
-        Habits((1.0, 1.0, 1.0), threats=8, defends=True, nodes=60_000),
+        "finds and stops chains of up to six threats, opens in the corners and centre",
+        Habits((1.0, 0.85, 0.7), threats=6, defends=True, nodes=40_000, corners=True),
     ),
     thinker(
         "cunning",
         "hard with expert's opening book and wins built from one setup",
-        Effort(100_000, 1, 100_000, 100_000, 50_000, 50_000, Vetting(8, 1, 500)),
+        Effort(30_000, 1, 40_000, 30_000, 40_000, 30_000, Vetting(8, 1, 500)),
     ),
     thinker(
         "master",
         "expert thinking half as long",
-        Effort(200_000, 2, 400_000, 150_000, 150_000, 150_000, Vetting(12, 2, 1_000)),
+        Effort(70_000, 2, 120_000, 60_000, 80_000, 60_000, Vetting(12, 2, 1_000)),
     ),
     thinker(
         "sage",
