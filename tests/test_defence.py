@@ -35,6 +35,12 @@ MIXED = "144 233 111 133 114 333 112 113 433 123 143 223 443"
 # 132 is a three whose forced block leaves X a forced win, but O, to move again, has a stop:
 # so 132 stops too (one turn later), where 432 only delays.
 LATER = "141 232 411 233 234 332 134 434 321 231 131"
+# 142 and 312 stop X's win only further on: 142's exchange (142 132) leaves X's win standing
+# with O to move, and O's three 242 (242 342) does too, before 312 stops it. 132 and 213 delay.
+CHAIN = (
+    "414 411 444 144 322 114 111 333 141 232 434 424 441 112 432 423 143 231 234 134 124 421 "
+    "422 442 222 122 413"
+)
 # Every move loses: the two threes 113 and 143 only delay X's win.
 LOST = "144 114 111 133 414 141 444 123 411 441 132 233 333 222 244 344 234 324 223 241 341 334 314"
 
@@ -125,6 +131,22 @@ def test_a_three_followed_by_a_stop_is_a_stop():
     assert plain_delay(board, parse_cell("432"))
 
 
+def test_a_chain_of_threes_that_ends_in_a_stop_is_a_stop():
+    found = classified(CHAIN)
+    assert sorted(c for c, d in found.items() if d == "stops") == ["142", "312"]
+    assert sorted(c for c, d in found.items() if d == "delays") == ["132", "213"]
+    found = classified(CHAIN + " 142 132")
+    assert found["242"] == "stops" and found["312"] == "stops"
+    assert classified(CHAIN + " 142 132 242 342")["312"] == "stops"
+
+
+@pytest.mark.parametrize("level", ["hard", "expert", "perfect"])
+def test_the_levels_hold_where_a_chain_of_threes_ends_in_a_stop(level):
+    board = board_of(CHAIN)
+    cell = make_player(level, seed=1).choose(board.copy()).cell
+    assert format_cell(cell) in ("142", "312")
+
+
 @pytest.mark.parametrize("text", [DELAYED, MIXED, LATER, LOST])
 def test_analysis_never_lists_a_delay_as_a_stop(text):
     board = board_of(text)
@@ -162,6 +184,8 @@ def test_the_engine_names_the_delays_apart():
     engine = EngineProcess()
     try:
         for text, answer in [
+            (CHAIN, "analysis defend 142 312 delays 132 213"),
+            (CHAIN + " 142 132", "analysis defend 242 312 delays 213 342"),
             (DELAYED, "analysis defend 142 222 411 delays 112"),
             (LOST, "analysis lost"),
         ]:
@@ -186,6 +210,32 @@ def test_analyze_in_the_console_lists_delays_apart_from_stops(tmp_path):
         child.expect("ONLY DELAYS IT: 112\\.")
         expect_prompt(child, "O, YOUR MOVE?")
         child.sendline("QUIT")  # nothing played since the load: nothing to offer to save
+        expect_goodbye(child)
+    finally:
+        child.close(force=True)
+
+
+def test_analyze_in_the_console_names_the_stops_at_the_end_of_a_chain(tmp_path):
+    path = tmp_path / "chain.txt"
+    savefile.save(str(path), Settings(players=2), board_of(CHAIN))
+    child = spawn("--load", str(path), "--no-color")
+    try:
+        expect_prompt(child, "O, YOUR MOVE?")
+        child.sendline("ANALYZE")
+        child.expect("MOVES THAT STOP IT: 142 312\\.")
+        child.expect("ONLY DELAYS IT: 132 213\\.")
+        expect_prompt(child, "O, YOUR MOVE?")
+        child.sendline("142")
+        expect_prompt(child, "X, YOUR MOVE?")
+        child.sendline("132")
+        expect_prompt(child, "O, YOUR MOVE?")
+        child.sendline("ANALYZE")
+        child.expect("MOVES THAT STOP IT: 242 312\\.")
+        child.expect("ONLY DELAYS IT: 213 342\\.")
+        expect_prompt(child, "O, YOUR MOVE?")
+        child.sendline("QUIT")
+        expect_prompt(child, r"BEFORE YOU GO\?")
+        child.sendline("NO")
         expect_goodbye(child)
     finally:
         child.close(force=True)

@@ -23,7 +23,7 @@ from qubic.core.board import Board, Mark, iter_bits
 from qubic.play.analysis import own_moves
 from qubic.players.hard import decide
 from qubic.players.levels import make_player
-from qubic.search.defence import stops
+from qubic.search.defence import candidates, first_stop, ordered
 from qubic.search.scoring import score_cells
 from qubic.search.threats import (
     OutOfBudget,
@@ -211,9 +211,10 @@ class Judgement:
 
 def judge(board: Board, cell: int, search: ThreatSearch) -> Judgement:
     """What the side to move playing `cell` (legal) does to its forced win, against the best
-    defence: after a threat the block is forced; after a quiet move the defender plays a
-    reply that stops the forced win (`qubic.search.defence`: a three that only delays it is
-    no answer) if one exists, else the one that makes it longest."""
+    defence: after a threat the block is forced; after a quiet move the defender plays the
+    best-scored reply that stops the forced win (`qubic.search.defence`'s rule: a three that
+    only delays it is no answer) if one exists, else the one that makes it longest. Raises
+    OutOfBudget."""
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     bit = 1 << cell
     mine = me | bit
@@ -228,12 +229,13 @@ def judge(board: Board, cell: int, search: ThreatSearch) -> Judgement:
         if search.forced_win(mine, you | 1 << block, shortest=False) is None:
             return Judgement(Effect.BLOCKED, block)
         return Judgement(Effect.GOES_ON, block)
-    line = search.forced_win(mine, you) or []
     scores = score_cells(board, board.turn.other)
-    replies = [c for c in line if c in scores] + sorted(scores, key=lambda c: -scores[c])
-    for reply in dict.fromkeys(replies):
-        if reply != cell and stops(search, you, mine, reply):
-            return Judgement(Effect.ANSWERED, reply)
+    ranked = [c for c in sorted(scores, key=lambda c: -scores[c]) if c != cell]
+    line = search.forced_win(mine, you)
+    cells = ranked if line is None else ordered(candidates(search, you, mine, line), ranked)
+    reply = first_stop(search, you, mine, cells)
+    if reply is not None:
+        return Judgement(Effect.ANSWERED, reply)
     replies = [c for c in scores if c != cell]
     return Judgement(
         Effect.GOES_ON,

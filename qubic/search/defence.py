@@ -1,15 +1,16 @@
 """Attack and defence by threats: the move a position calls for, and what a defence is.
 
-The one rule for a defence, used by ANALYZE, the engine's `analyze`, HINT, the puzzles and every
-level from hard up:
+The one rule for a defence, used by ANALYZE, the engine's `analyze`, HINT, the review's marks,
+the puzzles and every level from hard up:
 
-    A move *stops* the opponent's forced win by threats when, after it and after the forced
-    exchange it starts (each three answered by its block, and any three that block makes
-    answered in turn), the opponent has no forced win by threats that we cannot stop again.
-    A three whose forced exchange leaves the opponent's forced win standing only *delays* it.
+    A move *stops* the opponent's forced win by threats when, after it and the forced exchange
+    it starts (each three answered by its block, and any three that block makes answered in
+    turn), we can hold: the opponent has no forced win by threats, or the exchange left us to
+    move and one of our moves stops it, by this same rule. A three whose every continuation
+    leaves the forced win standing only *delays* it.
 
-"Cannot stop again" looks through at most STOP_DEPTH more of our turns after an exchange that
-ends with us to move; a stop found there makes the first move a stop, none makes it a delay.
+Each turn looked through after an exchange follows a three of ours, so the rule follows the
+exchanges to their end; only the search's budget bounds it (OutOfBudget).
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from qubic.search.threats import (
     still_forces,
     winning_mask,
 )
-
-STOP_DEPTH = 2  # our turns looked through after an exchange that ends with us to move
 
 
 class Defence(Enum):
@@ -57,10 +56,16 @@ def exchange(me: int, you: int, cell: int, search: ThreatSearch) -> tuple[int, i
     position after it, `(me, you, turns)` with `turns` the moves played (odd: the opponent to
     move, even: we are); None when the exchange ends in a win for either side (two threes at
     once, or the opponent completing a line)."""
+    mine, yours, turns, _ = _exchange(me, you, cell, search)
+    return None if turns == 0 else (mine, yours, turns)
+
+
+def _exchange(me: int, you: int, cell: int, search: ThreatSearch) -> tuple[int, int, int, bool]:
+    """`exchange`, and who won where it ends in a win: `(me, you, 0, ours)`."""
     geometry = search.geometry
     me |= 1 << cell
     if winning_mask(you, me, geometry):
-        return None  # the opponent completes a line at once
+        return me, you, 0, False  # the opponent completes a line at once
     turns, last = 1, cell
     mover, other = me, you
     while True:
@@ -68,44 +73,88 @@ def exchange(me: int, you: int, cell: int, search: ThreatSearch) -> tuple[int, i
         if not made:
             break
         if made & (made - 1):
-            return None  # two threes at once: the side that made them wins
+            # Two threes at once win: every earlier three was blocked, so the side to answer
+            # them has no line of its own to complete first.
+            return me, you, 0, turns % 2 == 1
         other |= made
         last = lowest(made)
         mover, other = other, mover
         turns += 1
     mine, yours = (mover, other) if turns % 2 == 1 else (other, mover)
-    return mine, yours, turns
+    return mine, yours, turns, False
 
 
 def classify(
-    search: ThreatSearch, me: int, you: int, cell: int, depth: int = STOP_DEPTH
+    search: ThreatSearch, me: int, you: int, cell: int, depth: int | None = None
 ) -> Defence:
     """What `me` playing `cell` does against the opponent's forced win by threats (the rule
-    in this module's docstring). Raises OutOfBudget."""
-    after = exchange(me, you, cell, search)
-    if after is None:
-        # The exchange ended in a win: ours if our move made two threes the opponent
-        # cannot answer with a line of its own, else the opponent's.
-        mine = me | 1 << cell
-        ours = winning_mask(mine, you, search.geometry)
-        theirs = winning_mask(you, mine, search.geometry)
-        return Defence.STOPS if ours & (ours - 1) and not theirs else Defence.FAILS
-    mine, yours, turns = after
+    in this module's docstring), as deep as the budget allows (see `deepened`). `depth`, where
+    given, bounds the turns looked through after an exchange instead: a cheaper, cautious
+    answer that calls a stop found only deeper a delay. Raises OutOfBudget."""
+    if depth is not None:
+        return _classify(search, me, you, cell, depth, _Look())
+    return deepened(search, me, you, [cell])[cell]
+
+
+def deepened(
+    search: ThreatSearch, me: int, you: int, cells: list[int], first: bool = False
+) -> dict[int, Defence]:
+    """Each of `cells` classified, looking through 0, 1, 2, ... of our turns after an exchange
+    until no answer was cut short by that bound (or, with `first`, until one stops). A stop
+    found at any bound is a stop; when the budget runs out, the answers of the deepest bound
+    completed, whose delays are delays as far as they looked. Raises OutOfBudget when not even
+    the first bound completes."""
+    found: dict[int, Defence] = {}
+    looking, depth = list(cells), 0
+    while looking:
+        look, now = _Look(), {}
+        try:
+            for cell in looking:
+                now[cell] = _classify(search, me, you, cell, depth, look)
+                if first and now[cell] is Defence.STOPS:
+                    break
+        except OutOfBudget:
+            if depth == 0:
+                raise
+            break
+        found.update(now)
+        if not look.cut or (first and Defence.STOPS in now.values()):
+            break
+        looking, depth = [cell for cell in now if now[cell] is Defence.DELAYS], depth + 1
+    return found
+
+
+class _Look:
+    """What one bound's classifications share: whether `me`, to move at `(me, you)` against
+    the opponent's win, can hold within `depth` more turns; and whether the bound cut any
+    answer short."""
+
+    def __init__(self) -> None:
+        self.held: dict[tuple[int, int, int], bool] = {}
+        self.cut = False
+
+
+def _classify(
+    search: ThreatSearch, me: int, you: int, cell: int, depth: int, look: _Look
+) -> Defence:
+    mine, yours, turns, won = _exchange(me, you, cell, search)
+    if turns == 0:
+        return Defence.STOPS if won else Defence.FAILS
     line = search.forced_win(yours, mine, shortest=False)
     if line is None:
         return Defence.STOPS
-    if turns == 1:
-        return Defence.FAILS
-    if (
-        turns % 2 == 0
-        and depth > 0
-        and any(
-            classify(search, mine, yours, c, depth - 1) is Defence.STOPS
+    if turns % 2 == 1:
+        return Defence.FAILS if turns == 1 else Defence.DELAYS
+    if depth == 0:
+        look.cut = True
+        return Defence.DELAYS
+    key = (mine, yours, depth)
+    if key not in look.held:
+        look.held[key] = any(
+            _classify(search, mine, yours, c, depth - 1, look) is Defence.STOPS
             for c in candidates(search, mine, yours, line)
         )
-    ):
-        return Defence.STOPS
-    return Defence.DELAYS
+    return Defence.STOPS if look.held[key] else Defence.DELAYS
 
 
 def stops(search: ThreatSearch, me: int, you: int, cell: int) -> bool:
@@ -114,8 +163,9 @@ def stops(search: ThreatSearch, me: int, you: int, cell: int) -> bool:
 
 
 def candidates(search: ThreatSearch, me: int, you: int, line: list[int]) -> Iterator[int]:
-    """Our moves that might stop the opponent's forced win `line`, the line's own cells first:
-    those it no longer forces through. Every other move leaves it winning, so it can be
+    """Our moves that might stop or delay the opponent's forced win `line`, the line's own
+    cells first: our threes (even one whose block is the line's first move delays it) and the
+    moves it no longer forces through. Every other move leaves it winning, so it can be
     neither stop nor delay. Lazy: a caller that wants one stop looks at few."""
     geometry = search.geometry
     empty = geometry.full_mask & ~(me | you)
@@ -123,10 +173,9 @@ def candidates(search: ThreatSearch, me: int, you: int, line: list[int]) -> Iter
     on_line = [cell for cell in dict.fromkeys(line) if empty >> cell & 1]
     rest = [cell for cell in iter_bits(empty) if cell not in on_line]
     for cell in on_line + rest:
-        mine = me | 1 << cell
         bit = 1 << cell
-        threes = (theirs & ~bit, ours & ~bit | new_threats(mine, you, cell, geometry))
-        if not still_forces(line, you, mine, geometry, threes):
+        made = new_threats(me | bit, you, cell, geometry)
+        if made or not still_forces(line, you, me | bit, geometry, (theirs & ~bit, ours & ~bit)):
             yield cell
 
 
@@ -134,9 +183,9 @@ def defences(
     search: ThreatSearch, me: int, you: int, line: list[int], cells: Iterable[int] | None = None
 ) -> dict[int, Defence]:
     """What each move that might matter does against the opponent's forced win `line`:
-    `cells` (default: `candidates`), each classified. Raises OutOfBudget."""
-    chosen = sorted(candidates(search, me, you, line)) if cells is None else cells
-    return {cell: classify(search, me, you, cell) for cell in chosen}
+    `cells` (default: `candidates`), each classified (`deepened`). Raises OutOfBudget."""
+    chosen = sorted(candidates(search, me, you, line)) if cells is None else list(cells)
+    return deepened(search, me, you, chosen)
 
 
 def resistance(search: ThreatSearch, me: int, you: int, cell: int) -> int:
@@ -154,15 +203,27 @@ def defend(search: ThreatSearch, me: int, you: int, ranked: list[int], threat: l
     """Against the opponent's forced win `threat`: the first move in `ranked` order that stops
     it; when none does, the one that makes its win longest (a delay, if any, as the opponent
     must then find its win again). When the budget runs out, the best found so far."""
-    order = {cell: rank for rank, cell in enumerate(ranked)}
-    cells = sorted(candidates(search, me, you, threat), key=lambda c: order.get(c, len(order)))
+    cells = ordered(candidates(search, me, you, threat), ranked)
     try:
-        for cell in cells:
-            if classify(search, me, you, cell) is Defence.STOPS:
-                return cell
+        cell = first_stop(search, me, you, cells)
     except OutOfBudget:
         return (cells or ranked)[0]
+    if cell is not None:
+        return cell
     return hold_out(search, me, you, cells) if cells else ranked[0]
+
+
+def first_stop(search: ThreatSearch, me: int, you: int, cells: list[int]) -> int | None:
+    """The first of `cells` found to stop the opponent's forced win by threats, at the
+    shallowest bound (`deepened`); None when none does. Raises OutOfBudget."""
+    found = deepened(search, me, you, cells, first=True)
+    return next((cell for cell in cells if found.get(cell) is Defence.STOPS), None)
+
+
+def ordered(cells: Iterable[int], ranked: list[int]) -> list[int]:
+    """`cells` in `ranked` order, any not ranked last."""
+    order = {cell: rank for rank, cell in enumerate(ranked)}
+    return sorted(cells, key=lambda c: order.get(c, len(order)))
 
 
 def hold_out(search: ThreatSearch, me: int, you: int, cells: list[int]) -> int:
