@@ -15,6 +15,7 @@ from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_cell
 from qubic.play import savefile
 from qubic.play.analysis import Verdict, analyze
+from qubic.play.review import BLUNDER, review
 from qubic.play.settings import Settings
 from qubic.players.levels import make_player
 from qubic.search.defence import defences
@@ -239,3 +240,13 @@ def test_analyze_in_the_console_names_the_stops_at_the_end_of_a_chain(tmp_path):
         expect_goodbye(child)
     finally:
         child.close(force=True)
+
+
+def test_the_review_marks_the_move_that_passed_over_a_stop_and_not_the_stops():
+    held = review(board_of(CHAIN + " 142 132 242 342 312 213 212 412 221 211"))
+    stops = {28: "142", 30: "242", 32: "312"}  # plies, counted from 1, of O's stops
+    for ply, name in stops.items():
+        assert format_cell(held.moves[ply - 1]) == name
+        assert held.marks[ply - 1] != BLUNDER, name
+    lost = review(board_of(CHAIN + " 323"))  # 323 gives X its forced win back
+    assert lost.marks[-1] == BLUNDER
