@@ -105,7 +105,7 @@ def loads(text: str, finished: bool = False) -> tuple[Settings, Board]:
         raise SaveFileError("not a qubic saved game")
     keys = KEYS_BY_VERSION.get(lines[0])
     if keys is None:
-        raise SaveFileError(f"{lines[0]!r}: this qubic reads {' and '.join(KEYS_BY_VERSION)}")
+        raise SaveFileError(f"{quoted(lines[0])}: this qubic reads {' and '.join(KEYS_BY_VERSION)}")
     values: dict[str, str] = {}
     for number, line in enumerate(lines[1:], start=2):
         key, colon, value = line.partition(":")
@@ -113,7 +113,7 @@ def loads(text: str, finished: bool = False) -> tuple[Settings, Board]:
         if not colon:
             raise SaveFileError(f"line {number} is not 'key: value'")
         if key not in keys:
-            raise SaveFileError(f"line {number}: unknown key {key!r}")
+            raise SaveFileError(f"line {number}: unknown key {quoted(key)}")
         if key in values:
             raise SaveFileError(f"line {number}: {key!r} is given twice")
         values[key] = value.strip()
@@ -200,7 +200,7 @@ def _optional(value: float | int | None) -> str:
 
 def _choice(key: str, value: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
-        raise ValueError(f"{key}: {value!r} is not one of {', '.join(choices)}")
+        raise ValueError(f"{key}: {quoted(value)} is not one of {', '.join(choices)}")
     return value
 
 
@@ -210,10 +210,10 @@ def _settings(values: dict[str, str]) -> Settings:
         _choice("players", values["players"], tuple(str(n) for n in PLAYERS if n <= variant.sides))
     )
     if values["human"] != _human(players):
-        raise ValueError(f"human {values['human']!r} does not fit players {players}")
+        raise ValueError(f"human {quoted(values['human'])} does not fit players {players}")
     for key in ("level", "level-o"):
         if values[key] not in LEVELS:
-            raise ValueError(f"{key}: there is no level {values[key]!r}")
+            raise ValueError(f"{key}: there is no level {quoted(values[key])}")
         refusal = LEVELS[values[key]].refusal(variant)
         if refusal is not None:
             raise ValueError(f"{key}: {refusal}")
@@ -254,9 +254,9 @@ def _replay(moves: str, first: Mark, settings: Settings, finished: bool = False)
         try:
             cell = parse_cell(token, board.geometry)
         except NotationError as error:
-            raise SaveFileError(f"move {number} {token!r}: {error}") from None
+            raise SaveFileError(f"move {number} {quoted(token)}: {error}") from None
         if not board.is_legal(cell):
-            raise SaveFileError(f"move {number} {token!r} is on a used square")
+            raise SaveFileError(f"move {number} {quoted(token)} is on a used square")
         board.push(cell)
     if board.is_over() and not finished:
         raise SaveFileError("the game in it is already over")
