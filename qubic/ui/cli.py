@@ -8,6 +8,7 @@ import shlex
 import shutil
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import fields
 from datetime import date
 from typing import Any, NoReturn
@@ -85,20 +86,17 @@ def pause_seconds(text: str) -> float:
         ) from None
 
 
-def number(text: str) -> int:
-    """argparse's type for a whole number (a size, a count): ASCII digits."""
-    try:
-        return whole(text)
-    except NumberError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+def numbers(parse: Callable[[str], int]) -> Callable[[str], int]:
+    """argparse's type for the whole numbers `parse` reads (`whole`, `parse_seed`): ASCII
+    digits; its refusal is the message."""
 
+    def number(text: str) -> int:
+        try:
+            return parse(text)
+        except NumberError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
 
-def seed(text: str) -> int:
-    """argparse's type for --seed."""
-    try:
-        return parse_seed(text)
-    except NumberError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return number
 
 
 def mode_word(text: str) -> str:
@@ -164,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"qubic {package_version()}")
     parser.add_argument(
         "--seed",
-        type=seed,
+        type=numbers(parse_seed),
         metavar="N",
         help="seed the machine's choices: same seed and moves, same replies; "
         "with puzzle, the puzzles",
@@ -187,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--players",
-        type=number,
+        type=numbers(whole),
         choices=list(PLAYERS),
         metavar="N",
         help="people at the keyboard: 1 against the machine (default), 2 taking "
@@ -201,17 +199,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--size",
-        type=number,
+        type=numbers(whole),
         metavar="N",
         help=f"squares along each edge, {MIN_SIZE}-{max(MAX_SIZE.values())} "
         f"({MIN_SIZE}-{MAX_SIZE[4]} in 4-D)",
     )
     parser.add_argument(
-        "--dims", type=number, metavar="D", help=f"dimensions, {DIMS[0]}-{DIMS[-1]}"
+        "--dims", type=numbers(whole), metavar="D", help=f"dimensions, {DIMS[0]}-{DIMS[-1]}"
     )
     parser.add_argument(
         "--target",
-        type=number,
+        type=numbers(whole),
         metavar="K",
         help="lines needed to win; 1: the first line wins, more: every line "
         "scores and play goes on",
@@ -220,7 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-centre", action="store_true", help="disable the centre square (odd sizes)"
     )
     parser.add_argument(
-        "--sides", type=number, metavar="N", help=f"marks playing, {SIDES[0]}-{SIDES[-1]}: X O Y Z"
+        "--sides",
+        type=numbers(whole),
+        metavar="N",
+        help=f"marks playing, {SIDES[0]}-{SIDES[-1]}: X O Y Z",
     )
     parser.add_argument(
         "--always-show",
@@ -246,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--moves",
-        type=number,
+        type=numbers(whole),
         choices=list(LENGTHS),
         metavar="N",
         help="with puzzle: each puzzle's win takes N of your moves, 1-12 (default: mixed)",
