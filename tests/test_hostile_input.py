@@ -305,7 +305,7 @@ def test_a_closed_standard_error_keeps_errors_out_of_the_output():
         (["--size", "٣"], "argument --size: '٣' is not a whole number"),
         (["--players", "1_0"], "argument --players: '1_0' is not a whole number"),
         (["puzzle", "--moves", "²"], "argument --moves: '²' is not a whole number"),
-        (["--level", "x" * 5000], "argument --level: 'xxxxxxxxxxxxxxxxxxx"),
+        (["--level", "x" * 5000], "argument --level: "),
         (["--frobnicate=" + "y" * 5000], "unrecognized arguments: --frobnicate=yyy"),
     ],
 )
