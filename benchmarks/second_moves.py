@@ -22,8 +22,8 @@ from qubic.core.board import iter_bits
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.proof.leaf import strategy_threats
 from qubic.proof.unit import fast_prover_available
-from qubic.proof.verify import strategy_threats
 from qubic.search.strategy import THREAT_NODES, lookup, shipped
 from qubic.search.threats import ThreatSearch
 

@@ -20,8 +20,8 @@ from collections import Counter
 
 from qubic.core.geometry import CUBE
 from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.proof.leaf import strategy_threats
 from qubic.proof.unit import fast_prover_available
-from qubic.proof.verify import strategy_threats
 from qubic.search.strategy import THREAT_NODES, Entries, lookup, shipped
 from qubic.search.threats import ThreatSearch, new_threats, winning_mask
 

@@ -20,8 +20,9 @@ from collections.abc import Callable
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.core.symmetry import line_profile, profile_after
+from qubic.proof.leaf import StrategyMover
 from qubic.proof.unit import fast_prover_available
-from qubic.proof.verify import StrategyMover, walk
+from qubic.proof.walk import walk
 from qubic.search.strategy import shipped
 from qubic.search.threats import winning_mask
 

@@ -10,11 +10,11 @@ import pytest
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
+from qubic.proof.book import write_book
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.choices import CHOICES, ChoicesError, load_choices, parse_choices
 from qubic.proof.solve import Solver
-from qubic.proof.verify import walk
-from qubic.proof.writer import write_book
+from qubic.proof.walk import walk
 from qubic.search import strategy
 from tests.positions import QUIET_WIN
 

@@ -11,12 +11,12 @@ pytest.importorskip("numba")
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.core.symmetry import stabilizer
+from qubic.proof.book import write_book
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.fast_prover import FastProver
 from qubic.proof.solve import Solver
 from qubic.proof.unit import last_budget
-from qubic.proof.verify import walk
-from qubic.proof.writer import write_book
+from qubic.proof.walk import walk
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, Prover
 from qubic.search.threats import winning_mask

@@ -16,7 +16,7 @@ from qubic.players.base import Player
 from qubic.players.expert import ExpertPlayer
 from qubic.players.perfect import PerfectPlayer
 from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
-from qubic.proof.verify import walk, walk_lines
+from qubic.proof.walk import walk, walk_lines
 from qubic.search import strategy
 from qubic.search.defence import Defence, classify
 from qubic.search.prover import PROVED, Prover

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from qubic.proof.book import SCAN_NODES, new_setup_search, setup_first
+from qubic.proof.leaf import StrategyMover
 from qubic.proof.pool import Journal
 from qubic.proof.shrink import Reach, line_to, shrink
-from qubic.proof.verify import StrategyMover, walk_lines
-from qubic.proof.writer import SCAN_NODES, new_setup_search, setup_first
+from qubic.proof.walk import walk_lines
 from qubic.search.strategy import parse_entries
 
 pytest.importorskip("numba")  # the setup searches are the compiled ones, as in a build

@@ -16,11 +16,11 @@ import pytest
 from qubic.core.board import Board, iter_bits
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
+from qubic.proof.book import SCAN_NODES, SETUPS, setup_first, unit_root, write_book
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.progress import Progress
 from qubic.proof.solve import Solver
-from qubic.proof.verify import walk
-from qubic.proof.writer import SCAN_NODES, SETUPS, setup_first, unit_root, write_book
+from qubic.proof.walk import walk
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from tests.positions import QUIET_WIN, bits

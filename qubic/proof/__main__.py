@@ -14,7 +14,7 @@ import os
 import sys
 import time
 
-from qubic.proof import opening_build, solve, verify
+from qubic.proof import book, cli, opening_build, solve, verify
 from qubic.proof.checkpoint import place
 from qubic.proof.pool import Stopped, stop_on_signals, workers
 from qubic.proof.progress import duration
@@ -24,8 +24,8 @@ from qubic.search import strategy
 def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`all`: solve, write the book and verify it, each step resuming where it stopped; the
     files in `--dir` (default: the package's). Each step's wall time is reported."""
-    start, prover = solve._setup(parser, args)
-    choices = solve.chosen(parser, args)
+    start, prover = cli.start_and_prover(parser, args)
+    choices = cli.chosen(parser, args)
     where = place(args.dir, args.checkpoint)
     times: list[str] = []
     # Workers of their own for each step: the solver's units still running when the proof
@@ -39,15 +39,17 @@ def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 1
     began = time.perf_counter()
     with workers(args.workers, args.scheduler) as pool:
-        status = solve.run_book(args, where, start, prover, pool)
+        status = book.run_book(args, where, start, prover, pool)
     times.append(f"book {duration(time.perf_counter() - began)}")
     if status:
         print("the book has gaps: not verified", flush=True)
         return status
     began = time.perf_counter()
-    book = strategy.load(where.strategy)
+    entries = strategy.load(where.strategy)
     with workers(args.workers, args.scheduler) as pool:
-        status = verify.check(start, book, where.verify_journal, pool=pool, fast=prover == "fast")
+        status = verify.check(
+            start, entries, where.verify_journal, pool=pool, fast=prover == "fast"
+        )
     times.append(f"verify {duration(time.perf_counter() - began)}")
     print("wall time: " + ", ".join(times), flush=True)
     return status
@@ -75,9 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         (
             "book",
             "write the strategy book from the checkpoint",
-            solve.book.__doc__,
-            solve.add_arguments,
-            solve.book,
+            book.__doc__,
+            cli.add_unit_arguments,
+            book.book,
         ),
         (
             "verify",

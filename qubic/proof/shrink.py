@@ -22,7 +22,7 @@ from qubic.core.board import iter_bits
 from qubic.core.geometry import CUBE
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
-from qubic.proof.verify import Mover, walk_lines
+from qubic.proof.walk import Mover, walk_lines
 from qubic.search.setups import SetupSearch
 from qubic.search.strategy import Entries
 from qubic.search.threats import OutOfBudget, lowest, winning_mask

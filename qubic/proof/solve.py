@@ -36,8 +36,9 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
 from qubic.core.symmetry import stabilizer
 from qubic.proof.checkpoint import Checkpoint, Key, Place, place
-from qubic.proof.choices import CHOICES, ChoicesError, load_choices
-from qubic.proof.pool import Journal, Stopped, Workers, workers
+from qubic.proof.choices import CHOICES
+from qubic.proof.cli import add_unit_arguments, chosen, start_and_prover
+from qubic.proof.pool import Stopped, Workers, workers
 from qubic.proof.progress import Progress
 from qubic.proof.unit import (
     UNIT_GROWTH,
@@ -45,12 +46,9 @@ from qubic.proof.unit import (
     UNIT_RUNS,
     UNIT_WIDTH,
     Answer,
-    fast_prover_available,
     last_budget,
     unit,
 )
-from qubic.proof.verify import add_place_arguments, legal_moves
-from qubic.proof.writer import write_book
 from qubic.search.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
 from qubic.search.strategy import Entries, lookup
 from qubic.search.threats import winning_mask
@@ -476,41 +474,8 @@ def _number(value: int) -> str:
     return "inf" if value >= INF else str(_real(value))
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options `solve` and `book` share."""
-    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    parser.add_argument(
-        "--prover",
-        choices=["auto", "python", "fast"],
-        default="auto",
-        help="the units' prover: fast is compiled with numba (the solver "
-        "extra), python runs anywhere (use PyPy); auto (default) takes fast "
-        "when numba is installed",
-    )
-    parser.add_argument(
-        "--unit-nodes",
-        type=int,
-        help=f"df-pn expansions of a unit's first run (default "
-        f"{UNIT_NODES['python']:,} with the python prover, "
-        f"{UNIT_NODES['fast']:,} with fast); one left unknown runs again with "
-        f"{UNIT_GROWTH} times as many, up to {UNIT_RUNS} runs",
-    )
-    parser.add_argument(
-        "--checkpoint",
-        type=Path,
-        help="the file to resume from and append to (default: DIR's, else the package's)",
-    )
-    parser.add_argument(
-        "--start",
-        nargs="+",
-        metavar="MOVE",
-        help="prove the position after these moves instead of the empty cube",
-    )
-    add_place_arguments(parser)
-
-
 def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
-    add_arguments(parser)
+    add_unit_arguments(parser)
     parser.add_argument("--hours", type=float, help="stop after this long (default: never)")
     parser.add_argument(
         "--width",
@@ -529,60 +494,9 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Entries:
-    """The choices `--choices` names; a usage error if its file cannot be read."""
-    try:
-        return load_choices(args.choices)
-    except (OSError, UnicodeDecodeError, ChoicesError) as error:
-        parser.error(f"bad --choices {args.choices}: {error}")
-
-
-def _setup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[list[int], str]:
-    """The start moves and the prover's name the options ask for; a usage error if wrong."""
-    start = legal_moves(parser, args.start or [], "--start moves")
-    prover = args.prover
-    if prover == "auto":
-        prover = "fast" if fast_prover_available() else "python"
-    elif prover == "fast" and not fast_prover_available():
-        parser.error("--prover fast needs numba: pip install -e '.[solver]'")
-    return start, prover
-
-
-def book(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """`book`: write the strategy book from the checkpoint (positions whose quiet moves it does
-    not keep are proved again). A build stopped part way resumes: every part of its walks
-    and every proof it made are in the journal `book.journal`."""
-    start, prover = _setup(parser, args)
-    where = place(args.dir, args.checkpoint)
-    with workers(args.workers, args.scheduler) as pool:
-        return run_book(args, where, start, prover, pool)
-
-
-def run_book(
-    args: argparse.Namespace, where: Place, start: list[int], prover: str, pool: Workers
-) -> int:
-    checkpoint = Checkpoint(where.checkpoint)
-    nodes = last_budget(args.unit_nodes or UNIT_NODES[prover])
-    journal = Journal(where.book_journal)
-    try:
-        return write_book(
-            checkpoint,
-            where.strategy,
-            start,
-            prover,
-            nodes,
-            sys.stdout,
-            pool.executor,
-            journal=journal,
-            count=pool.size,
-        )
-    finally:
-        journal.close()
-
-
 def solve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`solve`: search, resuming from the checkpoint, until the proof is complete."""
-    start, prover = _setup(parser, args)
+    start, prover = start_and_prover(parser, args)
     choices = chosen(parser, args)
     where = place(args.dir, args.checkpoint)
     with workers(args.workers, args.scheduler) as pool:

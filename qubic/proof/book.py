@@ -1,4 +1,4 @@
-"""Writing the strategy book from the solver's checkpoint (`python -m qubic.proof.solve --book`).
+"""`python -m qubic.proof book`: write the strategy book from the solver's checkpoint.
 
 The book is the quiet moves of a walk of the strategy, as the verifier walks it. Where X has a
 win with at most `SETUPS` setups (quiet moves after which every reply of O leaves X a forced
@@ -9,6 +9,8 @@ proved first, not for a small strategy, may need many more.
 
 from __future__ import annotations
 
+import argparse
+import sys
 import time
 from concurrent.futures import Executor
 from functools import partial
@@ -19,11 +21,13 @@ from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.proof import shrink
-from qubic.proof.checkpoint import Checkpoint
-from qubic.proof.pool import Journal, digest, run_tasks
+from qubic.proof.checkpoint import Checkpoint, Place, place
+from qubic.proof.cli import start_and_prover
+from qubic.proof.leaf import strategy_threats
+from qubic.proof.pool import Journal, Workers, digest, run_tasks, workers
 from qubic.proof.progress import Progress
-from qubic.proof.unit import UNIT_WIDTH, unit
-from qubic.proof.verify import Mover, Walk, strategy_threats, walk_lines, x_lines
+from qubic.proof.unit import UNIT_NODES, UNIT_WIDTH, last_budget, unit
+from qubic.proof.walk import Mover, Walk, walk_lines, x_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
 from qubic.search.strategy import Entries, format_entries, lookup, quiet_move
@@ -248,106 +252,10 @@ def write_book(
     if done is not None and path.exists() and digest(path.read_bytes()) == done["file"]:
         print(f"the book {path} is up to date: {done['entries']:,} entries", file=out)
         return int(done["status"])
-    book = dict(checkpoint.book)
-    widths = sorted({X_WIDTH, *checkpoint.widths.values()})
-    mover: Mover = (
-        partial(setup_first, setups=setups, fast=prover == "fast", scan=SCAN_NODES)
-        if setups
-        else quiet_move
-    )
-    passes = 1
-
-    def progress(what: str, how: str) -> Progress:
-        return Progress(f"book pass {passes}: {what}", out, workers=count, what=how)
-
-    recording = executor is not None or journal.path is not None  # else: all in one walk
-
-    def walk_from(lines: list[list[int]]) -> Walk:
-        """The strategy walked from `lines` with the book so far, its progress shown."""
-        walking = progress("walk", "parts")
-        found = walk_lines(
-            lines,
-            book,
-            executor,
-            mover=mover,
-            journal=journal if recording else None,
-            progress=walking if recording else None,
-        )
-        if recording:
-            walking.finish(f"{found.positions:,} positions")
-        return found
-
-    result = walk_from(x_lines(start))
-    quiet, failures, walked = dict(result.quiet), result.failures, result.positions
-    tried: set[tuple[int, int]] = set()  # unit roots proved again
-    while True:
-        gaps: dict[tuple[int, int], Gap] = {}
-        added, lost, open_lines = 0, [], []
-        for line in failures:
-            board = Board.from_moves(line)
-            if len(line) % 2 or board.is_over():
-                lost.append(line)  # O's reply won or filled the cube: no proof to take from
-                continue
-            open_lines.append(line)
-            x, o = board.bits
-            cell = proved_move(checkpoint, x, o)
-            if cell is not None:
-                canon, symmetry = CUBE.orient(x, o)
-                added += canon not in book
-                book.setdefault(canon, symmetry[cell])
-                continue
-            root = unit_root(checkpoint, line)
-            if root not in gaps:
-                recorded = checkpoint.width(CUBE.canonical(*root))
-                retries = [] if root in tried else [recorded, *(w for w in widths if w != recorded)]
-                gaps[root] = Gap(*root, retries, [])
-            gaps[root].ends.append((x, o))
-        tried |= gaps.keys()
-        proving = progress("proofs", "gaps")
-        tasks = list(gaps.values())
-        proofs = run_tasks(
-            partial(prove_gap, nodes=nodes, prover=prover),
-            tasks,
-            [digest("gap", gap, nodes, prover) for gap in tasks],
-            journal,
-            list,
-            lambda data: (data[0], data[1]),
-            executor,
-            proving,
-            seconds=lambda answer: answer[1],
-        )
-        for moves, _ in proofs:
-            for x, o, cell in moves:
-                added += (x, o) not in book
-                book.setdefault((x, o), cell)
-        if recording:
-            proving.finish(f"{added:,} quiet moves")
-        print(
-            f"walked {walked:,} positions, no move at {len(failures):,}; "
-            f"proved again: {added:,} quiet moves",
-            file=out,
-            flush=True,
-        )
-        if not failures or (not added and not any(gap.widths for gap in gaps.values())):
-            break
-        # Only the gaps' subtrees can change: walk those again.
-        passes += 1
-        again = walk_from(open_lines)
-        quiet |= again.quiet
-        failures, walked = lost + again.failures, again.positions
+    build = Build(checkpoint, prover, nodes, setups, out, executor, journal, count)
+    quiet, failures = build.fill(x_lines(start))
     if setups and not failures:
-        boards = [Board.from_moves(line).bits for line in x_lines(start)]
-        roots = [(x, o) for x, o in boards]
-        quiet = shrink.shrink(
-            quiet,
-            book,
-            roots,
-            mover,
-            partial(new_setup_search, prover == "fast"),
-            journal,
-            executor,
-            partial(Progress, out=out, workers=count, what="entries") if recording else None,
-        )
+        quiet = build.shrink(quiet, start)
     text = format_entries(quiet.items())
     path.write_text(text, encoding="ascii")
     status = 0 if not failures else 1
@@ -360,4 +268,181 @@ def write_book(
         f"{len(failures):,} positions not yet proved",
         file=out,
     )
-    return 0 if not failures else 1
+    return status
+
+
+class Build:
+    """One build of the book, in its phases: walks of the strategy (`walk_from`), the gaps
+    they meet found (`gaps`) and proved (`prove`), repeated until no gap is left (`fill`),
+    then the heavy entries asked again (`shrink`)."""
+
+    def __init__(
+        self,
+        checkpoint: Checkpoint,
+        prover: str,
+        nodes: int,
+        setups: int,
+        out: TextIO,
+        executor: Executor | None,
+        journal: Journal,
+        count: int,
+    ) -> None:
+        self.checkpoint, self.prover, self.nodes, self.out = checkpoint, prover, nodes, out
+        self.executor, self.journal, self.count = executor, journal, count
+        self.book = dict(checkpoint.book)
+        self.widths = sorted({X_WIDTH, *checkpoint.widths.values()})
+        self.mover: Mover = (
+            partial(setup_first, setups=setups, fast=prover == "fast", scan=SCAN_NODES)
+            if setups
+            else quiet_move
+        )
+        self.passes = 1
+        self.recording = executor is not None or journal.path is not None  # else: one walk
+        self.tried: set[tuple[int, int]] = set()  # unit roots proved again
+
+    def progress(self, what: str, how: str) -> Progress:
+        return Progress(f"book pass {self.passes}: {what}", self.out, workers=self.count, what=how)
+
+    def walk_from(self, lines: list[list[int]]) -> Walk:
+        """The strategy walked from `lines` with the book so far, its progress shown."""
+        walking = self.progress("walk", "parts")
+        found = walk_lines(
+            lines,
+            self.book,
+            self.executor,
+            mover=self.mover,
+            journal=self.journal if self.recording else None,
+            progress=walking if self.recording else None,
+        )
+        if self.recording:
+            walking.finish(f"{found.positions:,} positions")
+        return found
+
+    def fill(self, lines: list[list[int]]) -> tuple[Entries, list[list[int]]]:
+        """Walk from `lines`, proving the gaps and walking their subtrees again until the walk
+        meets none or nothing is left to prove: the quiet moves played, and the lines where X
+        still had no move."""
+        result = self.walk_from(lines)
+        quiet, failures, walked = dict(result.quiet), result.failures, result.positions
+        while True:
+            gaps, added, lost, open_lines = self.gaps(failures)
+            added += self.prove(gaps)
+            print(
+                f"walked {walked:,} positions, no move at {len(failures):,}; "
+                f"proved again: {added:,} quiet moves",
+                file=self.out,
+                flush=True,
+            )
+            if not failures or (not added and not any(gap.widths for gap in gaps.values())):
+                return quiet, failures
+            # Only the gaps' subtrees can change: walk those again.
+            self.passes += 1
+            again = self.walk_from(open_lines)
+            quiet |= again.quiet
+            failures, walked = lost + again.failures, again.positions
+
+    def gaps(
+        self, failures: list[list[int]]
+    ) -> tuple[dict[tuple[int, int], Gap], int, list[list[int]], list[list[int]]]:
+        """What the walk's `failures` call for: the gaps by their unit's root, the moves taken
+        into positions the checkpoint holds won (counted), the lines O won or filled, and the
+        lines still open."""
+        gaps: dict[tuple[int, int], Gap] = {}
+        added, lost, open_lines = 0, [], []
+        for line in failures:
+            board = Board.from_moves(line)
+            if len(line) % 2 or board.is_over():
+                lost.append(line)  # O's reply won or filled the cube: no proof to take from
+                continue
+            open_lines.append(line)
+            x, o = board.bits
+            cell = proved_move(self.checkpoint, x, o)
+            if cell is not None:
+                canon, symmetry = CUBE.orient(x, o)
+                added += canon not in self.book
+                self.book.setdefault(canon, symmetry[cell])
+                continue
+            root = unit_root(self.checkpoint, line)
+            if root not in gaps:
+                recorded = self.checkpoint.width(CUBE.canonical(*root))
+                retries = (
+                    []
+                    if root in self.tried
+                    else [recorded, *(w for w in self.widths if w != recorded)]
+                )
+                gaps[root] = Gap(*root, retries, [])
+            gaps[root].ends.append((x, o))
+        self.tried |= gaps.keys()
+        return gaps, added, lost, open_lines
+
+    def prove(self, gaps: dict[tuple[int, int], Gap]) -> int:
+        """Prove the gaps again and add their quiet moves to the book: how many were new."""
+        proving = self.progress("proofs", "gaps")
+        tasks = list(gaps.values())
+        proofs = run_tasks(
+            partial(prove_gap, nodes=self.nodes, prover=self.prover),
+            tasks,
+            [digest("gap", gap, self.nodes, self.prover) for gap in tasks],
+            self.journal,
+            list,
+            lambda data: (data[0], data[1]),
+            self.executor,
+            proving,
+            seconds=lambda answer: answer[1],
+        )
+        added = 0
+        for moves, _ in proofs:
+            for x, o, cell in moves:
+                added += (x, o) not in self.book
+                self.book.setdefault((x, o), cell)
+        if self.recording:
+            proving.finish(f"{added:,} quiet moves")
+        return added
+
+    def shrink(self, quiet: Entries, start: list[int]) -> Entries:
+        """`quiet` with its heavy entries asked again for wins with one more setup."""
+        roots = [Board.from_moves(line).bits for line in x_lines(start)]
+        return shrink.shrink(
+            quiet,
+            self.book,
+            [(x, o) for x, o in roots],
+            self.mover,
+            partial(new_setup_search, self.prover == "fast"),
+            self.journal,
+            self.executor,
+            partial(Progress, out=self.out, workers=self.count, what="entries")
+            if self.recording
+            else None,
+        )
+
+
+def book(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """`book`: write the strategy book from the checkpoint (positions whose quiet moves it does
+    not keep are proved again). A build stopped part way resumes: every part of its walks
+    and every proof it made are in the journal `book.journal`."""
+    start, prover = start_and_prover(parser, args)
+    where = place(args.dir, args.checkpoint)
+    with workers(args.workers, args.scheduler) as pool:
+        return run_book(args, where, start, prover, pool)
+
+
+def run_book(
+    args: argparse.Namespace, where: Place, start: list[int], prover: str, pool: Workers
+) -> int:
+    checkpoint = Checkpoint(where.checkpoint)
+    nodes = last_budget(args.unit_nodes or UNIT_NODES[prover])
+    journal = Journal(where.book_journal)
+    try:
+        return write_book(
+            checkpoint,
+            where.strategy,
+            start,
+            prover,
+            nodes,
+            sys.stdout,
+            pool.executor,
+            journal=journal,
+            count=pool.size,
+        )
+    finally:
+        journal.close()
