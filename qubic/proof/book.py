@@ -233,21 +233,7 @@ def write_book(
     with only the work in flight lost; a finished build leaves there only a record of the
     book it wrote, and a build with the same inputs finds that book up to date."""
     journal = journal or Journal(None)
-    done_key = digest(
-        "book",
-        sorted(checkpoint.settled.items()),
-        sorted(checkpoint.book.items()),
-        sorted(checkpoint.widths.items()),
-        start,
-        prover,
-        nodes,
-        setups,
-        SCAN_NODES,
-        shrink.DEEP_SETUPS,
-        shrink.DEEP_NODES,
-        shrink.HEAVY,
-        shrink.LEVELS,
-    )
+    done_key = _inputs_key(checkpoint, start, prover, nodes, setups)
     done = journal.get(done_key)
     if done is not None and path.exists() and digest(path.read_bytes()) == done["file"]:
         print(f"the book {path} is up to date: {done['entries']:,} entries", file=out)
@@ -269,6 +255,27 @@ def write_book(
         file=out,
     )
     return status
+
+
+def _inputs_key(
+    checkpoint: Checkpoint, start: list[int], prover: str, nodes: int, setups: int
+) -> str:
+    """The digest of everything a build's book depends on: the same key, the same book."""
+    return digest(
+        "book",
+        sorted(checkpoint.settled.items()),
+        sorted(checkpoint.book.items()),
+        sorted(checkpoint.widths.items()),
+        start,
+        prover,
+        nodes,
+        setups,
+        SCAN_NODES,
+        shrink.DEEP_SETUPS,
+        shrink.DEEP_NODES,
+        shrink.HEAVY,
+        shrink.LEVELS,
+    )
 
 
 class Build:

@@ -56,6 +56,10 @@ class Walk:
 
 
 Trail = tuple[int, "Trail"] | None  # the moves to a position, last first: siblings share it
+# A position with X to move, as the walk keeps it: the bitboards, the moves to it, X's and O's
+# winning cells and its line profile, the last three found from its parent's (only a move's
+# lines change).
+Position = tuple[int, int, Trail, int, int, int]
 
 
 def _moves(path: Trail) -> list[int]:
@@ -107,12 +111,11 @@ def walk_lines(
     parts: int = PARTS,
 ) -> Walk:
     """Walk the strategy from the position after each of `lines` (X to move), X winning or
-    blocking where it can, else playing `mover`'s moves (level perfect's by default). With an
-    `executor` or a `journal`, the top of the walk is walked here, X's answers and O's replies
-    to them, until some `parts` lines are left; their subtrees are walked in parts, in the
-    executor's processes (`limit` then counts within each), and each part's answer goes to
-    the journal as it arrives: a walk stopped and run again takes the parts it finished from
-    there. A position two parts meet is walked in each."""
+    blocking where it can, else playing `mover`'s moves. With an `executor` or a `journal`,
+    the top (X's answers and O's replies) is walked a level at a time until some `parts`
+    lines are left, whose subtrees are walked in parts (`limit` counts within each), each
+    part's answer journalled as it arrives, so a walk run again takes the parts it finished
+    from there. A position two parts meet is walked in each."""
     if executor is None and journal is None:
         return _walk(lines, book, limit, mover)
     start = time.perf_counter()
@@ -148,10 +151,9 @@ def walk_lines(
         if progress is not None:
             progress.update(note=f"level {depth + 1} of the top")
         tops = in_parts(frontier, split=True)
-        frontier = []
+        frontier = [line for top in tops for line in top.frontier]
         for top in tops:
             _merge(result, top)
-            frontier += top.frontier
     if progress is not None:
         progress.update(note="")
     for part in in_parts(frontier, split=False):
@@ -213,21 +215,8 @@ def _walk(
     start = time.perf_counter()
     result = Walk()
     seen: set[tuple[int, int]] = set()
-    # A position, X to move: the bitboards, the moves to it, X's and O's winning cells and
-    # its line profile, the last three found from its parent's (only a move's lines change).
-    stack: list[tuple[int, int, Trail, int, int, int]] = []
-    for moves in starts:
-        path: Trail = None
-        for cell in moves:
-            path = (cell, path)
-        x, o = Board.from_moves(moves).bits
-        stack.append((x, o, path, winning_mask(x, o), winning_mask(o, x), line_profile(CUBE, x, o)))
-    profiles = _profiles.get(book_key or "") if book_key else None
-    if profiles is None:
-        profiles = {line_profile(CUBE, x, o) for x, o in book}
-        if book_key:
-            _profiles.clear()  # one book at a time
-            _profiles[book_key] = profiles
+    stack = _positions(starts)
+    profiles = _book_profiles(book, book_key)
     while stack and (limit is None or result.positions < limit):
         x, o, path, mine, theirs, profile = stack.pop()
         if mine:  # no need to look for the position again
@@ -264,22 +253,61 @@ def _walk(
         mine = new_threats(x, o, cell)  # X had no three: any now is through its stone
         if mine:
             result.lost_at_once += empty.bit_count() - 1
-        for reply in _o_replies(x, o, empty, mine):
-            after = o | 1 << reply
-            if after | x == CUBE.full_mask:
-                result.failures.append(_moves((reply, path)))
-            elif split:
-                result.frontier.append(_moves((reply, path)))
-            else:
-                stack.append(
-                    (
-                        x,
-                        after,
-                        (reply, path),
-                        mine & ~(1 << reply),
-                        new_threats(after, x, reply),  # O had no three: the same
-                        profile_after(CUBE, profile, x, o, reply, second_plays=True),
-                    )
-                )
+        _o_turn(result, stack if not split else None, x, o, empty, mine, profile, path)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _positions(starts: list[list[int]]) -> list[Position]:
+    """The positions after each of `starts`, found afresh."""
+    stack: list[Position] = []
+    for moves in starts:
+        path: Trail = None
+        for cell in moves:
+            path = (cell, path)
+        x, o = Board.from_moves(moves).bits
+        stack.append((x, o, path, winning_mask(x, o), winning_mask(o, x), line_profile(CUBE, x, o)))
+    return stack
+
+
+def _book_profiles(book: strategy.Entries, book_key: str | None) -> set[int]:
+    """The line profiles of the book's positions, kept in this process under `book_key`."""
+    profiles = _profiles.get(book_key or "") if book_key else None
+    if profiles is None:
+        profiles = {line_profile(CUBE, x, o) for x, o in book}
+        if book_key:
+            _profiles.clear()  # one book at a time
+            _profiles[book_key] = profiles
+    return profiles
+
+
+def _o_turn(
+    result: Walk,
+    stack: list[Position] | None,
+    x: int,
+    o: int,
+    empty: int,
+    mine: int,
+    profile: int,
+    path: Trail,
+) -> None:
+    """O's replies after X's move, the last of `path` (`mine`, `profile`: X's winning cells and
+    the line profile after it): a reply that fills the cube is a failure, the others go on
+    the `stack`, or, without one, to the walk's frontier."""
+    for reply in _o_replies(x, o, empty, mine):
+        after = o | 1 << reply
+        if after | x == CUBE.full_mask:
+            result.failures.append(_moves((reply, path)))
+        elif stack is None:
+            result.frontier.append(_moves((reply, path)))
+        else:
+            stack.append(
+                (
+                    x,
+                    after,
+                    (reply, path),
+                    mine & ~(1 << reply),
+                    new_threats(after, x, reply),  # O had no three: the same
+                    profile_after(CUBE, profile, x, o, reply, second_plays=True),
+                )
+            )
