@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
+from qubic.core import files
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.symmetry import orbit_representatives, stabilizer
@@ -243,7 +244,7 @@ def write_book(
     if setups and not failures:
         quiet = build.shrink(quiet, start)
     text = format_entries(quiet.items())
-    path.write_text(text, encoding="ascii")
+    files.write_atomic(path, text.encode("ascii"))
     status = 0 if not failures else 1
     journal.put(
         done_key, {"file": digest(text.encode("ascii")), "entries": len(quiet), "status": status}
