@@ -1,6 +1,6 @@
 """How X's second moves decide the entries of 4 stones, as a Markdown table.
 
-    pip install -e '.[solver]' && python benchmarks/second_moves.py   # under a minute
+    pip install -e '.[solver]' && python research/second_moves.py   # under a minute
 
 After `111` and each of O's 12 kinds of reply, X's second move leaves O some 30 classes of
 second reply, each a position of 4 stones where X needs an entry. The same position is met

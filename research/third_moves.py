@@ -1,6 +1,6 @@
 """How far the choice of X's third moves could thin the strategy book, as a Markdown table.
 
-    pip install -e '.[solver]' && python benchmarks/third_moves.py   # about a minute
+    pip install -e '.[solver]' && python research/third_moves.py   # about a minute
 
 For each entry of 4 stones in the shipped book (X's third move), the classes of O's replies
 after it that leave X no forced win by threats: each is a position the strategy must answer
