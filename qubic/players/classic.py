@@ -1,9 +1,9 @@
 """The classic level: the 1970s BASIC QUBIC machine, move for move and in its own words.
 
-It follows `classic-qubic.md` step by step. The tables are kept as the listing has them, in its
-own cell numbers m = 16(L-1) + 4(R-1) + C (printed level, row, column), and translated to our
-cells once, at import. Cell values are counted in eighths so that sums with the temporary
-mark 1/8 compare exactly: empty 0, mark 1, human 8, machine 40.
+It follows the listing step by step, as docs/classic.md describes it. The tables are kept as
+the listing has them, in its own cell numbers m = 16(L-1) + 4(R-1) + C (printed level, row,
+column), and translated to our cells once, at import. Cell values are counted in eighths so
+that sums with the temporary mark 1/8 compare exactly: empty 0, mark 1, human 8, machine 40.
 """
 
 from __future__ import annotations

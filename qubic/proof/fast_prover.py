@@ -515,10 +515,6 @@ class FastProver:
     def expanded(self) -> int:
         return int(self.tables.stats[EXPANDED])
 
-    @property
-    def threat_nodes(self) -> int:
-        return int(self.tables.stats[T_NODES])
-
     def prove(self, x: int, o: int, nodes: int) -> Result:
         """Search `(x, o)` for at most `nodes` more expansions."""
         start, first = time.perf_counter(), self.expanded

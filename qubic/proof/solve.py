@@ -16,7 +16,7 @@ keyed there up to the cube's symmetries.
 Where `choices.txt` names X's move (`qubic.proof.choices`), the upper tree proves that move
 alone instead of its ranking's.
 
-The checkpoint is `qubic/proof.txt.xz` and its journal (`qubic/checkpoint.py` describes them).
+The checkpoint is `qubic/proof/proof.txt.xz` and its journal (`checkpoint.py` describes them).
 A unit that failed or was left unknown runs again when it tried fewer moves than the run's;
 one left unknown runs again with 4 times its nodes, twice, before the upper tree expands it.
 """

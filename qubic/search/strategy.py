@@ -1,6 +1,6 @@
 """The strategy book: X's quiet moves of the proof that X wins, one per class of positions.
 
-`qubic/strategy.txt` holds a line per entry: X's and O's bitboards (hex) of the position's
+`qubic/search/strategy.txt` holds a line per entry: X's and O's bitboards (hex) of the position's
 canonical image under the cube's symmetries, and X's move in that image. Everywhere else on
 the proof X wins, blocks, or has a forced win by threats, which the threat search finds again.
 `python -m qubic.proof book` rebuilds the file from the solver's checkpoint.
