@@ -80,7 +80,7 @@ def test_lose_a_whole_game_then_play_again():
     assert play_through(child, game) == f"MACHINE WINS. THE LINE: {line_of(game)}"
     expect_prompt(child, r"DO YOU WANT TO PLAY ANOTHER GAME\?")
     child.sendline("maybe")
-    child.expect("PLEASE ANSWER YES OR NO.")
+    child.expect("HERE: YES OR NO, REVIEW TO LOOK BACK ON THE GAME, OR HELP.")
     expect_prompt(child, r"ANOTHER GAME\?")
     child.sendline("y")
     index = child.expect([prompt_pattern(r"DO YOU WANT TO MOVE FIRST\?"), "INSTRUCTIONS"])

@@ -12,7 +12,7 @@ from qubic.core.notation import format_cell, looks_like_move, parse_cell
 from qubic.core.variant import QUBIC
 from qubic.play.instructions import instructions
 from qubic.play.render import Picture
-from qubic.play.session import GOODBYE, Session, Stage, parse_yes_no
+from qubic.play.session import AT_THE_END_WORDS, GOODBYE, Session, Stage, parse_yes_no
 from qubic.play.settings import Settings
 from qubic.players.levels import LEVELS
 from qubic.players.normal import NormalPlayer
@@ -125,7 +125,7 @@ def test_a_won_game_names_the_line_then_offers_another():
     session = started(seed=5)
     output = play_moves(session, human_moves(game))
     line = " ".join(format_cell(c) for c in winning_line(game))
-    assert output[-1] == f"YOU WIN! THE LINE: {line}"
+    assert output[-2:] == [f"YOU WIN! THE LINE: {line}", AT_THE_END_WORDS]
     assert session.prompt == "DO YOU WANT TO PLAY ANOTHER GAME?"
 
 
@@ -133,8 +133,8 @@ def test_a_lost_game_names_the_machines_line():
     game = find_game(Mark.O, NormalPlayer(5))
     session = started(seed=5)
     output = play_moves(session, human_moves(game))
-    assert output[-1].startswith("MACHINE WINS. THE LINE: ")
-    cells = [parse_cell(c) for c in output[-1].split(": ")[1].split()]
+    assert output[-2].startswith("MACHINE WINS. THE LINE: ")
+    cells = [parse_cell(c) for c in output[-2].split(": ")[1].split()]
     assert cells == list(winning_line(game))
 
 
@@ -142,7 +142,7 @@ def test_a_full_board_is_a_draw():
     game = find_game(None, NormalPlayer(5), human_first=False)
     session = started(human_first=False, seed=5)
     output = play_moves(session, human_moves(game))
-    assert output[-1] == "THE GAME IS A DRAW."
+    assert output[-2:] == ["THE GAME IS A DRAW.", AT_THE_END_WORDS]
     assert session.board.is_over() and session.board.winner is None
 
 
@@ -150,7 +150,9 @@ def test_play_again_skips_instructions_and_no_says_goodbye():
     game = find_game(Mark.O, NormalPlayer(5))
     session = started(seed=5)
     play_moves(session, human_moves(game))
-    assert session.answer("perhaps") == ["PLEASE ANSWER YES OR NO."]
+    assert session.answer("perhaps") == [
+        "HERE: YES OR NO, REVIEW TO LOOK BACK ON THE GAME, OR HELP."
+    ]
     assert session.answer("YES") == []
     assert session.prompt == "DO YOU WANT TO MOVE FIRST?"
     session.answer("yes")
@@ -256,7 +258,7 @@ def test_level_command_names_changes_and_rejects_levels():
     current, how = session.answer("LEVEL")
     assert current == "THE MACHINE PLAYS AT LEVEL NORMAL." and "TO CHANGE IT" in how
     [unknown] = session.answer("level grandmaster")
-    assert "THERE IS NO LEVEL 'GRANDMASTER'" in unknown and session.settings.level == "normal"
+    assert "THERE IS NO LEVEL 'grandmaster'" in unknown and session.settings.level == "normal"
     for name in LEVELS:
         assert session.answer(f"level {name.title()}") == [f"THE LEVEL IS NOW {name.upper()}."]
         assert session.settings.level == name
@@ -272,7 +274,7 @@ def test_two_players_take_turns_as_x_and_o_until_one_wins():
     for move in ("111", "211", "112", "212", "113", "213", "444", "214"):
         assert not session.machine_to_move
         output = session.answer(move)
-    picture, verdict = output
+    picture, verdict, _ = output
     assert isinstance(picture, Picture) and picture.line == frozenset(
         parse_cell(c) for c in ("211", "212", "213", "214")
     )
@@ -288,10 +290,10 @@ def test_no_players_the_machine_plays_itself_to_the_end():
     while session.machine_to_move:
         output += session.machine_move()
     announcements = [line for line in output if isinstance(line, str)]
-    assert all(re.fullmatch(r"[XO] MOVES TO [1-4]{3}", line) for line in announcements[:-1])
+    assert all(re.fullmatch(r"[XO] MOVES TO [1-4]{3}", line) for line in announcements[:-2])
     assert announcements[0].startswith("X ") and announcements[1].startswith("O ")
-    assert announcements[-1].startswith(("X WINS!", "O WINS!", "THE GAME IS A DRAW"))
-    assert isinstance(output[-2], Picture)
+    assert announcements[-2].startswith(("X WINS!", "O WINS!", "THE GAME IS A DRAW"))
+    assert isinstance(output[-3], Picture)
     assert session.prompt == "DO YOU WANT TO PLAY ANOTHER GAME?"
     session.answer("yes")
     assert session.machine_to_move and session.board.moves == []

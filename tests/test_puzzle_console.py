@@ -147,7 +147,8 @@ def test_the_daily_puzzle_is_the_same_all_day_and_another_the_next():
         (["puzzle", "--date", "2026-13-01"], "'2026-13-01' is not a date like 2026-03-14"),
         (
             ["puzzle", "--level", "hard"],
-            "qubic puzzle takes --moves, --seed, --daily, --date and --board, not --level",
+            "qubic puzzle takes --moves, --seed, --daily, --date, --board and --no-color, "
+            "not --level",
         ),
         (["puzzle", "--tui"], "not --tui"),
         (["puzzle", "--variant", "cube3"], "not --variant"),

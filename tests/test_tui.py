@@ -105,7 +105,9 @@ class FullScreen:
         return line.split("\u2502")[0].rstrip()
 
     def cursor_on(self, name: str) -> Callable[[], bool]:
-        return lambda: self.info().startswith(f" {name} (SQUARE")
+        return lambda: (
+            self.info().startswith(f" {name}:") or self.info().startswith(f" {name} (SQUARE")
+        )
 
     def finish(self, status: int = 0) -> str:
         """Wait for the program to end with `status`; what it printed after the screen."""
@@ -134,7 +136,7 @@ def test_opens_on_the_empty_board_with_you_to_move_as_x():
     assert lines[0] == " MOVE 1 | LEVEL NORMAL | X TO PLAY (YOU)"
     assert lines[1].startswith("LEVEL 1          LEVEL 2          LEVEL 3          LEVEL 4")
     assert lines[3].startswith("R1 [.] .  .  .   R1  .  .  .  .")
-    assert screen.info() == " 111 (SQUARE 1): ON 7 LINES, OPEN TO X 7 O 7"
+    assert screen.info() == " 111: ON 7 LINES, OPEN TO X 7 O 7"
     assert "MOVES" in lines[1] and "?:keys" in lines[-1]
     assert all(len(line) <= 80 for line in lines)
     assert quit_at_once(screen).strip() == GOODBYE
@@ -176,7 +178,7 @@ def test_the_lines_through_the_cursor_are_previewed():
         cell for line in cube.lines_through[parse_cell("234")] for cell in cube.lines[line].cells
     }
     assert len(cube.lines_through[parse_cell("234")]) == 4
-    assert screen.info() == " 234 (SQUARE 31): ON 4 LINES, OPEN TO X 4 O 4"
+    assert screen.info() == " 234: ON 4 LINES, OPEN TO X 4 O 4"
     for cell in cube.cells:
         assert (screen.at(format_cell(cell)).bg == "blue") == (cell in through)
     quit_at_once(screen)
@@ -240,7 +242,10 @@ def test_save_asks_for_a_file_name_and_the_save_loads(tmp_path):
     screen.press("s", "SAVE TO FILE")
     screen.press("\x1b", lambda: "SAVE TO FILE" not in "\n".join(screen.lines()))
     screen.child.send("q")  # just saved: leaving asks nothing (issue 37)
-    assert screen.finish().strip() == GOODBYE
+    after = screen.finish().strip().splitlines()
+    assert after[-1] == GOODBYE and re.match(
+        r"TO RESUME IT: \S+ --tui --load 'my game.txt'", after[0]
+    )
 
 
 def test_it_follows_a_resize():
@@ -359,15 +364,15 @@ def test_marks_show_where_a_side_could_complete_a_line():
         screen.press(cell + "\r", lambda c=cell: screen.at(c).data in "XO")
     screen.press("t", lambda: screen.at("114").data == "!")
     assert screen.at("213").data == "." and screen.at("114").fg == "cyan"
-    screen.press("114", "114 (SQUARE 13): ON 7 LINES, OPEN TO X 7 O 6; X COULD COMPLETE")
+    screen.press("114", "114: ON 7 LINES, OPEN TO X 7 O 6; X COULD COMPLETE")
     screen.press("t", lambda: screen.at("114").data == ".")
     quit_at_once(screen)
 
 
-def test_help_lists_the_keys_and_any_key_closes_it():
+def test_help_lists_the_keys_and_esc_closes_it():
     screen = started()
-    screen.press("?", "undo: take back your move and the machine's reply")
-    screen.press("x", lambda: "any key closes it" not in "\n".join(screen.lines()))
+    screen.press("?", "UNDO YOUR MOVE AND THE MACHINE'S REPLY")
+    screen.press("\x1b", lambda: "CLOSES THESE KEYS" not in "\n".join(screen.lines()))
     screen.press(":", lambda: screen.lines()[-2].startswith(":"))
     screen.press("moves\r", "NO MOVES YET.")
     quit_at_once(screen)
@@ -411,7 +416,7 @@ def test_leaves_the_terminal_as_it_found_it():
         dimensions=(24, 80),
         timeout=30,
     )
-    shell.expect("111 \\(SQUARE 1\\)")
+    shell.expect("111: ON 7 LINES")
     shell.send("q")
     shell.expect(pexpect.EOF)
     text = shell.before
@@ -455,7 +460,7 @@ def test_a_session_goes_to_the_worker_and_back_whole():
         assert thought.board.geometry is session.board.geometry, "shared, not copied"
         assert session.board.moves == [parse_cell("111")], "the screen's copy is untouched"
         worker.start(thought, "answer", "LINES Q")
-        assert worker.result()[1] == ["LINES TAKES A MARK, X O, OR NOTHING: 'Q' IS NONE."]
+        assert worker.result()[1] == ["LINES TAKES A MARK (X, O) OR NOTHING: 'Q' IS NOT ONE."]
         worker.start(thought, "time_up")  # a person's turn passes: fine; the game is not over
         worker.result()
         worker.start(thought, "no_such_call")
@@ -514,7 +519,7 @@ def test_n_after_a_finished_game_leaves_and_a_load_says_everything_once():
     screen.press("r", "THE START.")
     assert all(screen.at(name).data == "." for name in ("111", "444"))
     screen.press("n", f"MOVE 1. X {format_cell(game.moves[0])}")
-    screen.press("G", "THE GAME IS OVER.")
+    screen.press("G", "THE GAME IS OVER: X WINS.")
     screen.press("q", "DO YOU WANT TO PLAY ANOTHER GAME? y: A NEW GAME, n OR q: LEAVE")
     screen.child.send("n")
     assert screen.finish().strip() == GOODBYE

@@ -13,7 +13,7 @@ from qubic.core.variant import CUBE3, TESSERACT, Variant
 from qubic.play.render import Picture, render
 from qubic.play.session import Session
 from qubic.play.settings import Settings
-from qubic.play.text import fit
+from qubic.play.text import Hanging, fit
 from qubic.ui.cli import program_name
 from tests.conftest import expect_goodbye, expect_prompt, qubic_command, spawn
 
@@ -47,8 +47,10 @@ class Mirrored:
 
     def expect(self, output: list) -> None:
         for item in output:
-            # The program wraps long lines at the terminal's width (spawn's 120 columns).
-            lines = render(item)[:1] if isinstance(item, Picture) else fit(item, 120)
+            # The program wraps long lines at the terminal's width (spawn's 120 columns), and
+            # paragraphs and tables at 80.
+            width = 80 if isinstance(item, Hanging) else 120
+            lines = render(item)[:1] if isinstance(item, Picture) else fit(item, width)
             for text in lines:
                 if text.strip():
                     self.child.expect_exact(text)
@@ -120,8 +122,10 @@ def test_a_cube3_game_end_to_end(tmp_path, monkeypatch):
     while game.mirror.board.outcome() is None:
         game.answer(format_cell(game.free(1)[0], geometry))
     board = game.mirror.board
-    verdict = game.mirror.answer("SHOW")  # at the play-again question: not a yes or no
-    assert verdict == ["SHOW WORKS AT YOUR MOVE. HERE, PLEASE ANSWER YES OR NO (OR QUIT)."]
+    verdict = game.mirror.answer("HINT")  # at the play-again question: not a yes or no
+    assert verdict == [
+        "HINT WORKS AT YOUR MOVE. HERE: YES OR NO, REVIEW TO LOOK BACK ON THE GAME, OR HELP."
+    ]
     assert board.outcome() is not None
     assert game.answer("no") == ["GOODBYE. THANKS FOR PLAYING QUBIC."]
     game.finish()

@@ -71,15 +71,15 @@ def test_scores_lines_and_the_end_with_three_sides():
         "O'S LINES (0): NONE YET",
         "Y'S LINES (0): NONE YET",
     ]
-    assert game.answer("LINES W")[0].startswith("LINES TAKES A MARK, X O Y")
+    assert game.answer("LINES W") == ["LINES TAKES A MARK (X, O, Y) OR NOTHING: 'W' IS NOT ONE."]
     assert game.answer("UNDO") == ["TAKEN BACK: X'S 113."]
     for move in ("113", "313", "333", "121", "321", "132", "122", "322", "231"):
         game.answer(move)
     assert game.answer("MOVES")[-1] == "15. Y 231"
     output = game.answer("123")
-    assert isinstance(output[-3], Picture)
-    assert output[-2] == "SCORE X 2 O 1 Y 1"
-    assert output[-1] == "X WINS! REACHING 2 LINES. THE LINES: 111 112 113, 121 122 123"
+    assert isinstance(output[-4], Picture)
+    assert output[-3] == "SCORE X 2 O 1 Y 1"
+    assert output[-2] == "X WINS! 2 LINES REACH THE TARGET. THE LINES: 111 112 113, 121 122 123"
     assert game.stage is Stage.PLAY_AGAIN
 
 
@@ -87,7 +87,7 @@ def test_level_refuses_what_it_cannot_play_and_hint_asks_one_that_can():
     game = session(1)
     game.answer("yes")
     assert game.answer("LEVEL classic") == [
-        "LEVEL CLASSIC PLAYS QUBIC (4X4X4, TWO SIDES, THE FIRST LINE WINS) ONLY."
+        "LEVEL CLASSIC PLAYS QUBIC (4x4x4, TWO SIDES, THE FIRST LINE WINS) ONLY."
     ]
     assert game.answer("LEVEL hard") == [
         "LEVEL HARD PLAYS TWO-SIDED GAMES WHERE THE FIRST LINE WINS ONLY."
@@ -105,7 +105,7 @@ def test_the_machine_plays_every_side_of_a_four_sided_tesseract():
         output += game.machine_move()
     movers = [line.split()[0] for line in output if isinstance(line, str) and "MOVES" in line]
     assert movers[:5] == ["X", "O", "Y", "Z", "X"]
-    assert output[-1].startswith(("X WINS", "O WINS", "Y WINS", "Z WINS", "THE GAME IS"))
+    assert output[-2].startswith(("X WINS", "O WINS", "Y WINS", "Z WINS", "THE GAME IS"))
     assert game.status == "X SHREWD AGAINST O Y Z NORMAL"
 
 

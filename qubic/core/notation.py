@@ -94,7 +94,7 @@ def _count_message(geometry: Geometry, numbers: bool) -> str:
     number = f", or a square's number 1 to {len(geometry.coords)}" if numbers else ""
     return (
         f"moves need {_count_word(geometry.dims)} coordinates ({_axes(geometry)}), "
-        f"each 1 to {geometry.size}: type {example} or {','.join(example)}{number}"
+        f"each 1 to {geometry.size}: {example} or {','.join(example)}{number}"
     )
 
 

@@ -2,25 +2,55 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from qubic.core.board import Mark
 from qubic.core.notation import AXES, numbered
-from qubic.core.variant import Variant
+from qubic.core.variant import Variant, find_variant
+from qubic.play.text import Hanging
+
+NUMBER_WORDS = {2: "TWO", 3: "THREE", 4: "FOUR"}
 
 
 def title(variant: Variant) -> list[str]:
-    """The lines a session opens with."""
-    return [variant.name.upper(), f"{variant.dims}-D TIC-TAC-TOE ON A {variant.shape}", ""]
+    """The lines a session opens with: the variant's name (a variant of it, when its board
+    is another), and the board."""
+    named = find_variant(variant.name)
+    same = (named.size, named.dims, named.no_centre) == (
+        variant.size,
+        variant.dims,
+        variant.no_centre,
+    )
+    name = variant.name.upper() if same else f"A VARIANT OF {variant.name.upper()}"
+    return [name, f"{variant.dims}-D TIC-TAC-TOE ON A {variant.shape}", ""]
 
 
-def instructions(variant: Variant) -> list[str]:
-    """The rules of `variant`, as the game prints them."""
+def numbering(variant: Variant) -> str:
+    """How the squares are numbered, for those who name them by number."""
+    count = len(variant.geometry.coords)
+    if variant.dims == 4:
+        return f"1 TO {count}, ROW BY ROW ACROSS THE WHOLE BOARD AS SHOW PRINTS IT"
+    return f"1 TO {count}, LEVEL BY LEVEL, EACH ROW BY ROW FROM THE TOP LEFT"
+
+
+def sides_words(variant: Variant, players: int) -> str:
+    """Who plays which mark, in words."""
+    marks = [Mark(side).name for side in range(variant.sides)]
+    if players == 1:
+        return f"YOU ARE X, THE MACHINE {' AND '.join(marks[1:])}."
+    people = " AND ".join(marks[:players])
+    machine = marks[players:]
+    rest = f"; THE MACHINE PLAYS {' AND '.join(machine)}" if machine else ""
+    return f"THE {NUMBER_WORDS[players]} OF YOU PLAY {people} AT ONE KEYBOARD{rest}."
+
+
+def instructions(variant: Variant, players: int = 1) -> list[str]:
+    """The rules of `variant` for `players` people, as the game prints them: paragraphs, which
+    the front ends wrap to their width."""
     geometry = variant.geometry
-    n, cells = variant.size, len(geometry.coords)
+    n, cells = variant.size, geometry.full_mask.bit_count()
     marks = [Mark(side).name for side in range(variant.sides)]
     sides = ", ".join(marks[:-1]) + " AND " + marks[-1]
     centre = " THE CENTRE SQUARE IS DISABLED: NOBODY PLAYS THERE." if variant.no_centre else ""
+    board = variant.shape.removesuffix(" (CENTRE DISABLED)")
     if variant.scoring:
         goal = (
             f"EVERY STRAIGHT LINE OF {n} YOU COMPLETE SCORES A POINT, AND PLAY GOES ON. "
@@ -30,28 +60,21 @@ def instructions(variant: Variant) -> list[str]:
         end = ""
     else:
         goal = f"THE FIRST TO GET {n} IN A STRAIGHT LINE WINS."
-        end = (
-            f" IF ALL {geometry.full_mask.bit_count()} SQUARES FILL WITH NO LINE, "
-            "THE GAME IS A DRAW."
-        )
+        end = f" IF ALL {cells} SQUARES FILL WITH NO LINE, THE GAME IS A DRAW."
     example = "".join(str(min(i + 2, n)) for i in range(variant.dims))
     axes = AXES[variant.dims].upper().replace(",", "")
-    number = (
-        f" OR BY ITS NUMBER, 1 TO {cells}, COUNTING THE SQUARES AS SHOW PRINTS THEM, ROW BY ROW "
-        "FROM THE TOP LEFT."
-        if numbered(geometry)
-        else ""
-    )
-    text = (
-        f"THE BOARD IS A {variant.shape} OF {cells} SQUARES.{centre} {sides} TAKE TURNS; "
-        f"AGAINST THE MACHINE YOU ARE X. {goal} THERE ARE {len(geometry.lines)} LINES: ROWS, "
-        "COLUMNS AND DIAGONALS IN EVERY DIRECTION.\n\n"
+    number = f" OR BY ITS NUMBER, {numbering(variant)}." if numbered(geometry) else ""
+    paragraphs = [
+        f"THE BOARD IS A {board} OF {cells} SQUARES.{centre} {sides} TAKE TURNS; "
+        f"{sides_words(variant, players)} {goal} THERE ARE {len(geometry.lines)} LINES: ROWS, "
+        "COLUMNS AND DIAGONALS IN EVERY DIRECTION.",
+        "",
         f"NAME A SQUARE BY {variant.dims} DIGITS, {axes}, EACH 1 TO {n}: {example} OR "
-        f"{','.join(example)}.{number}\n\n"
-        f"AT YOUR MOVE, TYPE SHOW (OR BOARD) TO SEE THE BOARD, HELP FOR ALL COMMANDS.{end}\n\n"
+        f"{','.join(example)}.{number}",
+        "",
+        f"AT YOUR MOVE, TYPE SHOW (OR BOARD) TO SEE THE BOARD, HELP FOR ALL COMMANDS.{end}",
+        "",
         "TO LEAVE, TYPE QUIT (OR EXIT) AT ANY QUESTION: A GAME IN PROGRESS CAN BE SAVED FIRST. "
-        "CTRL-C OR CTRL-D LEAVES AT ONCE."
-    )
-    return [
-        line for paragraph in text.split("\n") for line in (textwrap.wrap(paragraph, 79) or [""])
+        "CTRL-C OR CTRL-D LEAVES AT ONCE.",
     ]
+    return [Hanging(paragraph, 0) for paragraph in paragraphs]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 from functools import partial
 
-from qubic.core.board import iter_bits
+from qubic.core.board import Mark, iter_bits
 from qubic.core.notation import format_cell
 from qubic.play.analysis import line_rows, moves_word
 from qubic.play.commands import COMMAND_HELP, LEAVE, SHOW_OPTIONS, Hint, show
@@ -35,11 +35,11 @@ SKIP GIVES THE PUZZLE UP, HELP LISTS EVERY COMMAND.
 ANOTHER = "ANOTHER PUZZLE?"
 PUZZLE_HELP = [
     *((usage, meaning) for usage, meaning in COMMAND_HELP if usage.split()[0] in ("234", "SHOW")),
-    ("HINT", "name the next move of a winning line"),
-    ("SOLUTION", "show the whole winning line from here (the puzzle then does not count)"),
-    ("SKIP", "give this puzzle up and see its solution"),
-    ("HELP", "list these commands"),
-    ("QUIT or EXIT", "leave (at any question); Ctrl-C or Ctrl-D leaves at once"),
+    ("HINT", "NAME THE NEXT MOVE OF A WINNING LINE"),
+    ("SOLUTION", "SHOW THE WHOLE WINNING LINE FROM HERE (THE PUZZLE THEN DOES NOT COUNT)"),
+    ("SKIP", "GIVE THIS PUZZLE UP AND SEE ITS SOLUTION"),
+    ("HELP", "LIST THESE COMMANDS"),
+    ("QUIT or EXIT", "LEAVE (AT ANY QUESTION); CTRL-C OR CTRL-D LEAVES AT ONCE"),
 ]
 
 
@@ -59,6 +59,7 @@ class PuzzleSession(Session):
         self.puzzle: Puzzle | None = None
         self.search = ThreatSearch()
         self.helped = False  # HINT or SOLUTION was asked for this puzzle
+        self.puzzle_mark = Mark.X  # the side you play in this puzzle
         self.commands = {
             "SHOW": partial(show, self),
             "BOARD": partial(show, self),
@@ -76,8 +77,13 @@ class PuzzleSession(Session):
         return ANOTHER if self.stage is Stage.PLAY_AGAIN else self.stage.value
 
     @property
+    def finished(self) -> int:
+        """The puzzles solved or given up so far (not the one being played)."""
+        return self.number - (self.stage is Stage.MOVE)
+
+    @property
     def status(self) -> str:
-        solved = f"SOLVED {self.solved} OF {self.number}"
+        solved = f"SOLVED {self.solved} OF {self.finished}"
         if self.puzzle is None or self.stage is not Stage.MOVE:
             return solved
         played = (len(self.board.moves) - len(self.puzzle.moves) + 1) // 2
@@ -98,7 +104,9 @@ class PuzzleSession(Session):
             return super().answer(text)
         choice = parse_yes_no(text)
         if choice is None:
-            return super().answer(text)  # QUIT leaves; anything else asks again
+            if text.strip().upper() in LEAVE:
+                return self._leave("")
+            return ["PLEASE ANSWER YES OR NO."]
         if choice:
             return self._next_puzzle()
         self.stage = Stage.DONE
@@ -108,6 +116,7 @@ class PuzzleSession(Session):
         self.number += 1
         self.puzzle = sitting_puzzle(self.seed, self.number, self.length)
         self.board = self.puzzle.board()
+        self.puzzle_mark = self.board.turn
         self.helped = False
         self.stage = Stage.MOVE
         title = f"PUZZLE {self.number}"
@@ -122,14 +131,18 @@ class PuzzleSession(Session):
     def _leave(self, argument: str) -> Output:
         if argument:
             return [f"{' AND '.join(LEAVE)} TAKE NOTHING AFTER THEM."]
+        said = [self._tally()] if self.finished else []
         self.stage = Stage.DONE
-        return [self._tally(), GOODBYE]
+        return [*said, GOODBYE]
 
     def _help(self, argument: str) -> Output:
-        return ["AT YOUR MOVE YOU CAN TYPE:", *table(PUZZLE_HELP)]
+        return ["AT YOUR MOVE YOU CAN TYPE:", *table(PUZZLE_HELP, None)]
 
     def _tally(self) -> str:
-        return f"PUZZLES SOLVED: {self.solved} OF {self.number}."
+        return f"PUZZLES SOLVED: {self.solved} OF {self.finished}."
+
+    def named(self, mark: Mark) -> str:
+        return f"{mark.name} ({'YOU' if mark is self.puzzle_mark else 'MACHINE'})"
 
     def _line(self) -> list[int]:
         """The shortest forced win from the current position (there always is one)."""

@@ -102,11 +102,12 @@ def fitting_across(geometry: Geometry, columns: int) -> int:
 
 
 @cache
-def layout(geometry: Geometry, across: int = 1) -> Layout:
+def layout(geometry: Geometry, across: int = 1, roomy: bool = False) -> Layout:
     """Where the board's text and cells go; a 3-D cube's levels `across` to a row of grids
-    (1: stacked, the guide's layout)."""
+    (1: stacked, the guide's layout). A `roomy` 4-D grid of grids puts its cells three
+    columns apart, as the cube's are, with room for a cursor's brackets between them."""
     if geometry.dims == 4:
-        return _grid_of_grids(geometry)
+        return _grid_of_grids(geometry, 3 if roomy else 2)
     if geometry.dims == 2:
         return _joined([_grid(geometry, lambda column, row: geometry.cell((column, row)))])
     grids = [
@@ -159,15 +160,17 @@ def _joined(blocks: list[Block], across: int = 1) -> Layout:
     return Layout(tuple(lines), tuple(places[cell] for cell in sorted(places)))
 
 
-def _grid_of_grids(geometry: Geometry) -> Layout:
-    """Big columns (1st digit) across, columns (2nd) within; big rows (3rd) down, rows (4th)
-    within: cell 1223 is in big column 1, column 2, big row 2, row 3."""
+def _grid_of_grids(geometry: Geometry, step: int) -> Layout:
+    """Big columns (1st digit) across, columns (2nd) within, `step` apart; big rows (3rd)
+    down, rows (4th) within: cell 1223 is in big column 1, column 2, big row 2, row 3."""
     n = range(geometry.size)
-    block = 2 * geometry.size - 1 + len(GAP)  # one big column's width, gap included
+    width = step * (geometry.size - 1) + 1  # one big column's
+    block = width + len(GAP)
+    space = " " * (step - 1)
     lines = [
         "DIGITS: BIG COLUMN, COLUMN, BIG ROW, ROW",
-        "       " + GAP.join(f"BC{big + 1:<{2 * geometry.size - 3}}" for big in n),
-        "       " + GAP.join(" ".join(str(c + 1) for c in n) for _ in n),
+        "       " + GAP.join(f"BC{big + 1}".ljust(width) for big in n).rstrip(),
+        "       " + GAP.join(space.join(str(c + 1) for c in n) for _ in n),
     ]
     places = {}
     for big_row in n:
@@ -177,9 +180,9 @@ def _grid_of_grids(geometry: Geometry) -> Layout:
                 for column in n:
                     places[geometry.cell((big, column, big_row, row))] = (
                         len(lines),
-                        7 + big * block + 2 * column,
+                        7 + big * block + step * column,
                     )
-            lines.append(f"{label}R{row + 1} " + GAP.join(" ".join(" " for _ in n) for _ in n))
+            lines.append(f"{label}R{row + 1} " + GAP.join(" " * width for _ in n))
         lines.append("")
     return Layout(tuple(lines), tuple(places[cell] for cell in sorted(places)))
 

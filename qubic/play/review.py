@@ -141,8 +141,10 @@ def summary(review: Review) -> list[str]:
         (MISSED, "PASSED OVER A FORCED WIN"),
     ):
         plies = [str(ply + 1) for ply, m in enumerate(review.marks) if m == mark]
-        if plies:
-            lines.append(f"{mark} {meaning}: MOVE {', '.join(plies)}.")
+        if len(plies) == 1:
+            lines.append(f"{mark} {meaning}: MOVE {plies[0]}.")
+        elif plies:
+            lines.append(f"{mark} {meaning}: MOVES {', '.join(plies[:-1])} AND {plies[-1]}.")
     if review.left_strategy is not None:
         ply, cell = review.left_strategy
         mover: Mark = review.positions[ply].board.turn
@@ -163,8 +165,10 @@ def position_words(review: Review, ply: int) -> list[str]:
     words = [f"POSITION AFTER MOVE {ply} OF {len(review.moves)}."] if ply else ["THE START."]
     if ply:
         words[0] = f"MOVE {move_line(review, ply - 1).strip()} ({ply} OF {len(review.moves)})"
-    if position.board.is_over():
-        words.append("THE GAME IS OVER.")
+    outcome = position.board.outcome()
+    if outcome is not None:
+        winner = "A DRAW" if outcome.winner is None else f"{outcome.winner.name} WINS"
+        words.append(f"THE GAME IS OVER: {winner}.")
     elif position.analysis is None:
         words.append("NO VERDICT HERE (THE THREAT SEARCH DOES NOT ANSWER THIS GAME).")
     else:

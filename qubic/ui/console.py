@@ -23,13 +23,24 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext, supp
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import get_app
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Dimension
 
+from qubic.core.inputs import quoted
 from qubic.play.commands import NUMBER_WORDS
 from qubic.play.render import Output, Picture, fitting_across, render, wide_width
 from qubic.play.session import GOODBYE, Session
-from qubic.play.text import fit
-from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock, seconds_left
+from qubic.play.text import WIDTH, Hanging, fit
+from qubic.ui.shared import (
+    INTERRUPTED,
+    ContextCompleter,
+    Spinner,
+    TurnClock,
+    seconds_left,
+    squeezed,
+)
 
 if TYPE_CHECKING:
     from asyncio import TimerHandle
@@ -200,17 +211,34 @@ class TerminalAsker:
         self.status = status
         self.typeahead = typeahead
         self.deadline: float | None = None
+        self.dropped = ""  # the lines of a paste after its first, which are not answers
+        keys = KeyBindings()
+        keys.add(Keys.BracketedPaste)(self._paste)
+        # Completion comes on Tab only: a menu popping up at every letter leaves blank lines
+        # behind it, and a second Tab on its one word would undo the first.
         self.prompt_session: PromptSession[str] = MenuRoomPrompt(
             bottom_toolbar=self._toolbar,
             completer=ContextCompleter(words),
+            complete_while_typing=False,
+            enable_suspend=True,
+            key_bindings=keys,
             color_depth=None if colour else ColorDepth.MONOCHROME,
         )
 
+    def _paste(self, event: KeyPressEvent) -> None:
+        """A paste of one line is typed; of several, its first line is the answer, and the
+        rest is dropped (and said so), as one question takes one answer."""
+        first, newline, rest = event.data.replace("\r\n", "\n").replace("\r", "\n").partition("\n")
+        event.current_buffer.insert_text(first)
+        if newline:
+            self.dropped = " ".join(rest.split())
+            event.current_buffer.validate_and_handle()
+
     def _toolbar(self) -> str:
-        text = f" {self.status()}"
+        parts = self.status().split(" | ")
         if self.deadline is not None:
-            text += f" | {seconds_left(self.deadline - time.monotonic())}"
-        return text
+            parts.append(seconds_left(self.deadline - time.monotonic()))
+        return " " + squeezed(parts, get_app().output.get_size().columns - 1)
 
     def ask(self, question: str, seconds: float | None = None) -> str:
         # prompt_toolkit's own SIGINT handling leaves a window while its event loop is being
@@ -274,6 +302,10 @@ class TerminalAsker:
                 raise Stopped(number)
         if interrupted:
             raise KeyboardInterrupt
+        if self.dropped:
+            rest = quoted(self.dropped)
+            print(f"ONE MOVE AT A TIME: ONLY THE FIRST LINE PASTED IS TAKEN, NOT {rest}.")
+            self.dropped = ""
         return answer
 
 
@@ -317,12 +349,14 @@ def run(
         return lines
 
     def show(output: Output) -> None:
-        width = shutil.get_terminal_size().columns if wrap else 0
+        columns = shutil.get_terminal_size().columns if wrap else 0
         for item in output:
             if isinstance(item, Picture):
-                lines = picture(item, width)
+                lines = picture(item, columns)
+            elif isinstance(item, Hanging):
+                lines = fit(item, min(columns or WIDTH, WIDTH))
             else:
-                lines = fit(item, width) if width else [item]
+                lines = fit(item, columns) if columns else [item]
             stdout.write("".join(line + "\n" for line in lines))
         stdout.flush()
 

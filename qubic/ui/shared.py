@@ -1,5 +1,5 @@
 """What the console and the full screen share: the exit status after Ctrl-C, completion of
-commands and file names, the turn clock and the thinking spinner."""
+commands and file names, the status bar fitted, the turn clock and the thinking spinner."""
 
 from __future__ import annotations
 
@@ -41,6 +41,19 @@ class ContextCompleter(Completer):
             if word.startswith(prefix.upper()):
                 # A lowercase prefix completes in lowercase, so one Tab finishes the word.
                 yield Completion(word.lower() if prefix.islower() else word, -len(prefix))
+
+
+def squeezed(parts: list[str], width: int) -> str:
+    """The status bar's parts joined by ` | ` within `width`: whole parts are dropped to make
+    it fit, the level first, then the move number, then from the end, so that a move's digits
+    are never cut; a last part too long alone goes too."""
+    kept = list(parts)
+    order = [parts[1], parts[0]] if len(parts) > 2 else []
+    while len(" | ".join(kept)) > width and len(kept) > 1:
+        drop = next((part for part in order if part in kept), None)
+        kept.remove(drop if drop is not None else kept[-1])
+    text = " | ".join(kept)
+    return text if len(text) <= width else ""
 
 
 def seconds_left(left: float) -> str:

@@ -49,10 +49,17 @@ from qubic.core.notation import NotationError, format_cell, numbered, parse_cell
 from qubic.play.commands import Hint
 from qubic.play.render import Layout as Shape
 from qubic.play.render import Output
-from qubic.play.session import GOODBYE, Session, Stage, people_words
-from qubic.play.text import WIDTH, fit, table
+from qubic.play.session import AT_THE_END_WORDS, GOODBYE, Session, Stage, people_words
+from qubic.play.text import WIDTH, Verbatim, fit, table
 from qubic.players.levels import LEVELS
-from qubic.ui.shared import INTERRUPTED, ContextCompleter, Spinner, TurnClock, seconds_left
+from qubic.ui.shared import (
+    INTERRUPTED,
+    ContextCompleter,
+    Spinner,
+    TurnClock,
+    seconds_left,
+    squeezed,
+)
 from qubic.ui.tui.view import (
     Highlights,
     describe,
@@ -75,24 +82,33 @@ KEPT = 200  # message lines kept
 # the level (PgUp goes up the cube), in 4-D [ ] the big column and PgUp PgDn the big row.
 LEVEL_KEYS = {3: ((0, 1), (0, 1)), 4: ((0, 1), (2, -1))}
 KEYS = [
-    ("arrows, h j k l", "move the cursor; across a level's edge to the next level"),
-    ("PgUp PgDn, [ ]", "change level (4-D: PgUp PgDn the big row, [ ] the big column)"),
-    ("digits", "jump to the square they name: 234 is level 2, column 3, row 4"),
-    ("Enter, space", "play the square under the cursor (a mouse click plays too)"),
-    ("t", "mark (!) every square where a side could complete a line now"),
-    ("u", "undo: take back your move and the machine's reply"),
-    ("H", "hint: the cursor jumps to the move suggested"),
-    ("a", "analyze: who has a forced win by threats, and the moves that stop it"),
-    ("s", "save the game (asks for a file name)"),
-    ("L", "change the machine's level (asks which)"),
-    ("m", "let the machine make the first move (before yours)"),
-    ("n", "a new game"),
-    ("r", "at a game's end: review it, move by move, its mistakes marked"),
-    (":", "type any command of the line game (:help lists them)"),
-    ("?", "this help; any key closes it"),
-    ("q, Ctrl-C", "quit (q offers to save a game in progress)"),
+    ("arrows, h j k l", "MOVE THE CURSOR, ACROSS A LEVEL'S EDGE TO THE NEXT"),
+    ("PgUp PgDn, [ ]", "CHANGE LEVEL (4-D: BIG ROW, AND BIG COLUMN)"),
+    ("digits", "JUMP TO THE SQUARE THEY NAME: 234"),
+    ("Enter, space", "PLAY THE SQUARE UNDER THE CURSOR (OR CLICK IT)"),
+    ("t", "MARK (!) THE SQUARES THAT COMPLETE A LINE NOW"),
+    ("u", "UNDO YOUR MOVE AND THE MACHINE'S REPLY"),
+    ("H", "HINT: THE CURSOR JUMPS TO THE MOVE SUGGESTED"),
+    ("a", "ANALYZE: WHO HAS A FORCED WIN BY THREATS"),
+    ("s", "SAVE THE GAME (ASKS FOR A FILE NAME)"),
+    ("L", "CHANGE THE MACHINE'S LEVEL (ASKS WHICH)"),
+    ("m", "LET THE MACHINE MOVE FIRST (BEFORE YOUR MOVE)"),
+    ("n", "A NEW GAME"),
+    ("r", "AT A GAME'S END: REVIEW IT, MOVE BY MOVE"),
+    (":", "TYPE A COMMAND OF THE CONSOLE (:help LISTS THEM)"),
+    ("?", "THESE KEYS"),
+    ("q, Ctrl-C", "QUIT (q OFFERS TO SAVE A GAME IN PROGRESS)"),
 ]
-FOOTER = " ?:keys  arrows:move  Enter:play  u:undo  H:hint  t:threats  s:save  q:quit"
+KEYS_CLOSE = ("?", "escape", "q", "c-m", " ")  # the keys that close the keys' box: ? Esc q Enter
+FOOTERS = {
+    Stage.MOVE: " ?:keys  arrows:move  Enter:play  u:undo  H:hint  t:threats  s:save  q:quit",
+    Stage.PLAY_AGAIN: " ?:keys  y:new game  n:leave  r:review  s:save  u:undo  ::command",
+    Stage.REVIEW: " n:next  p:back  f:first  L:last  q:done",
+    Stage.SAVE_BEFORE_LEAVING: " y:save and leave  q:leave  n:stay",
+}
+REVIEW_KEYS = "REVIEW: n (OR RIGHT) NEXT, p (OR LEFT) BACK, f FIRST, L (OR G) LAST, q DONE."
+GAME_OVER = "THE GAME IS OVER: y A NEW GAME, r REVIEW IT, s SAVE IT, u UNDO, q LEAVE."
+COPY = "THAT LINE IS PRINTED WHOLE WHEN YOU LEAVE, TO BE COPIED."
 COLOURED = {
     "status": "reverse",
     "keys": "reverse",
@@ -124,19 +140,9 @@ PLAIN = {
 }
 
 
-def squeezed(parts: list[str], width: int) -> str:
-    """The status bar's parts joined by ` | ` within `width`: whole parts are dropped to make
-    it fit, the level first, then the move number, then from the end, so that a move's digits
-    are never cut; a last part too long alone loses whole words."""
-    kept = list(parts)
-    order = [parts[1], parts[0]] if len(parts) > 2 else []
-    while len(" | ".join(kept)) > width and len(kept) > 1:
-        drop = next((part for part in order if part in kept), None)
-        kept.remove(drop if drop is not None else kept[-1])
-    text = " | ".join(kept)
-    while len(text) > width and " " in text:
-        text = text.rsplit(" ", 1)[0]
-    return text
+def too_small() -> Window:
+    """What a screen too small for the game shows instead, in the game's words."""
+    return Window(FormattedTextControl(" THE TERMINAL IS TOO SMALL FOR THE GAME."))
 
 
 class Screen:
@@ -150,6 +156,9 @@ class Screen:
         self.clock = TurnClock()
         self.cursor = 0
         self.messages: list[str] = []
+        self.copies: list[str] = []  # lines to copy whole (an export), printed after the screen
+        session.review_keys = REVIEW_KEYS
+        session.resume_with = "--tui --load"
         self.farewell: Output = []  # what the session said last, printed after the screen
         self.show_threats = False
         self.show_help = False
@@ -222,18 +231,18 @@ class Screen:
         body = HSplit(
             [
                 Window(FormattedTextControl(self._status_text), height=1, style="class:status"),
-                VSplit([board, panel], align=HorizontalAlign.CENTER),
+                VSplit([board, panel], align=HorizontalAlign.CENTER, window_too_small=too_small()),
                 asking,
                 Window(FormattedTextControl(self._footer_text), height=1, style="class:keys"),
-            ]
+            ],
+            window_too_small=too_small(),
         )
-        help_text = ["KEYS", *table(KEYS, 74)]
         root = FloatContainer(
             body,
             floats=[
                 Float(
                     ConditionalContainer(
-                        Frame(Window(FormattedTextControl("\n".join(help_text)))),
+                        Frame(Window(FormattedTextControl(self._keys_text)), title="KEYS"),
                         filter=Condition(lambda: self.show_help),
                     )
                 ),
@@ -242,6 +251,7 @@ class Screen:
         )
         keys = KeyBindings()
         keys.add("c-c", eager=True)(self._interrupt)
+        keys.add("c-z")(lambda event: event.app.suspend_to_background())
         keys.add("escape", filter=Condition(lambda: self.asking is not None))(
             lambda event: self._close_line()
         )
@@ -284,15 +294,17 @@ class Screen:
             bind(digit, action=partial(self._digit, digit))
         bind("enter", "space", action=self._play_cursor)
         bind("t", action=self._toggle_threats)
-        bind("u", action=lambda: self._command("UNDO", cancel=True))
+        bind("u", action=lambda: self._command("UNDO", cancel=True, ending=True))
         bind("H", action=lambda: self._background("answer", "HINT"))
         bind("a", action=lambda: self._background("answer", "ANALYZE"))
         bind(
             "s",
-            action=lambda: self._open_line("SAVE TO FILE (ENTER ALONE: A DATED NAME): ", "SAVE"),
+            action=lambda: self._open_line(
+                "SAVE TO FILE (ENTER ALONE: A DATED NAME): ", "SAVE", ending=True
+            ),
         )
         bind("L", action=lambda: self._open_line(f"LEVEL ({', '.join(LEVELS)}): ", "LEVEL"))
-        bind(":", action=lambda: self._open_line(": ", ""))
+        bind(":", action=lambda: self._open_line(": ", "", ending=True))
         bind("m", action=self._machine_first)
         bind("n", action=self._n_key)
         bind("y", action=self._yes)
@@ -366,9 +378,14 @@ class Screen:
             return columns
         return min(columns - 1 - PANEL, max(WIDTH - 1 - PANEL, shape.width + 1))
 
+    def _keys_text(self) -> str:
+        """The keys, each on one line within the screen where it is wide enough."""
+        lines = table(KEYS, min(WIDTH - 4, self._columns() - 4))
+        return "\n".join([*lines, "", "  ? OR Esc CLOSES THESE KEYS."])
+
     def _footer_text(self) -> str:
-        """The keys' reminder, whole entries only, as many as fit."""
-        entries = FOOTER.split("  ")
+        """The reminder of the keys that work now, whole entries only, as many as fit."""
+        entries = FOOTERS.get(self.session.stage, "").split("  ")
         while len("  ".join(entries)) > self._columns() and len(entries) > 1:
             entries.pop()
         return "  ".join(entries)
@@ -382,9 +399,9 @@ class Screen:
     def _info(self) -> str:
         stage = self.session.stage
         if stage is Stage.PLAY_AGAIN:
-            return f" {stage.value} y: A NEW GAME, n OR q: LEAVE, r: REVIEW IT"
+            return f" {stage.value} y: A NEW GAME, n OR q: LEAVE, r: REVIEW IT, s: SAVE IT"
         if stage is Stage.REVIEW:
-            return " REVIEW: n NEXT, p BACK, f FIRST, G LAST, q DONE"
+            return f" {REVIEW_KEYS}"
         if stage is Stage.SAVE_BEFORE_LEAVING:
             return f" {stage.value} y: SAVE, q: DON'T SAVE, n OR Esc: STAY"
         if self.digits:
@@ -394,9 +411,14 @@ class Screen:
         return " " + describe(self.session.board, self.cursor)
 
     def _message_lines(self) -> list[str]:
-        """The messages, each wrapped between words to the width they have."""
+        """The messages, each wrapped between words to the width they have (a line to copy
+        too: it is printed whole after the screen)."""
         width = self._board_width() - 1
-        return [line for message in self.messages for line in fit(message, width)]
+        return [
+            line
+            for message in self.messages
+            for line in fit(str(message) if isinstance(message, Verbatim) else message, width)
+        ]
 
     def _message_text(self) -> str:
         return "\n".join(self._message_lines())
@@ -428,7 +450,9 @@ class Screen:
         """Every board key: closes the help if it is open, else does its action. Any other
         key forgets digits typed so far and a new game half asked for."""
         if self.show_help:
-            self.show_help = False
+            pressed = event.key_sequence[0].key if event.key_sequence else ""
+            name = pressed.value if isinstance(pressed, Keys) else pressed
+            self.show_help = name not in KEYS_CLOSE
             return
         if self.session.stage is Stage.REVIEW:
             self._review_key(event)
@@ -440,17 +464,17 @@ class Screen:
         action()
 
     def _review_key(self, event: KeyPressEvent) -> None:
-        """The review's keys: n, right or Enter the next position, p or left the one before,
-        f (or g) the start, G the end, q or Esc done."""
+        """The review's keys, the console's letters: n, right or Enter the next position, p or
+        left the one before, f (or g) the start, l (or G) the end, q or Esc done."""
         pressed = event.key_sequence[0].key if event.key_sequence else ""
         key = pressed.value if isinstance(pressed, Keys) else pressed
         steps = {"n": "N", "right": "N", "c-m": "N", " ": "N", "p": "P", "left": "P"}
-        steps |= {"f": "F", "g": "F", "home": "F", "G": "L", "end": "L"}
+        steps |= {"f": "F", "g": "F", "home": "F", "G": "L", "l": "L", "L": "L", "end": "L"}
         step = steps.get(event.data) or steps.get(key)
         if event.data in ("q", "\x1b") or key == "escape":
             step = "Q"
         if step is None:
-            self._say(["IN REVIEW: n NEXT, p BACK, f FIRST, G LAST, q DONE."])
+            self._say([REVIEW_KEYS])
             return
         self._said(self.session.answer(step))
 
@@ -500,6 +524,12 @@ class Screen:
 
     def _toggle_threats(self) -> None:
         self.show_threats = not self.show_threats
+        if not self.show_threats:
+            self._say(["THE ! MARKS ARE HIDDEN AGAIN."])
+        elif threats(self.session.board):
+            self._say(["! MARKS THE SQUARES WHERE A SIDE COULD COMPLETE A LINE NOW."])
+        else:
+            self._say(["NO SQUARE COMPLETES A LINE NOW: t AGAIN HIDES THE MARKS."])
 
     def _show_keys(self) -> None:
         self.show_help = True
@@ -537,10 +567,10 @@ class Screen:
             return
         self.confirm_new = False
         self._cancel()
-        session.new_game()
+        chosen = session.new_game()
         self.messages.clear()  # a new game starts with a clean log
         self.cursor = 0
-        self._say(["A NEW GAME."])
+        self._say(["A NEW GAME.", *chosen])
         self._advance()
 
     def _yes(self) -> None:
@@ -580,8 +610,8 @@ class Screen:
 
     # The command line
 
-    def _open_line(self, label: str, prefix: str) -> None:
-        if not self._ready():
+    def _open_line(self, label: str, prefix: str, ending: bool = False) -> None:
+        if not self._ready(ending):
             return
         self.asking = (label, prefix)
         self.buffer.reset()
@@ -597,18 +627,19 @@ class Screen:
         prefix, text = self.asking[1], buffer.text.strip()
         self._close_line()
         if prefix == "SAVE":
-            self._command(f"SAVE {shlex.quote(text)}" if text else "SAVE")
+            self._command(f"SAVE {shlex.quote(text)}" if text else "SAVE", ending=True)
         elif prefix:
             self._command(f"{prefix} {text}")
         else:
-            self._background("answer", text)
+            self._background("answer", text, ending=True)
         return False
 
     # The session
 
-    def _ready(self) -> bool:
-        """Whether the session can take a move or a command now; if not, says why (at its
-        other questions, the line under the board asks them)."""
+    def _ready(self, ending: bool = False) -> bool:
+        """Whether the session can take a move or a command now (with `ending`, one that also
+        works on a finished game: save, undo, a typed command); if not, says why (at its other
+        questions, the line under the board asks them)."""
         if self.worker.busy or self.pending is not None:
             self._say(
                 [
@@ -618,19 +649,23 @@ class Screen:
                 ]
             )
             return False
-        return self.session.stage is Stage.MOVE
+        if self.session.stage is Stage.PLAY_AGAIN and not ending:
+            self._say([GAME_OVER])
+            return False
+        return self.session.stage in (Stage.MOVE, Stage.PLAY_AGAIN)
 
-    def _command(self, text: str, cancel: bool = False) -> None:
-        """Send `text` to the session, as if typed at YOUR MOVE? (with `cancel`, first
-        stopping the machine's thinking), and show what it says."""
+    def _command(self, text: str, cancel: bool = False, ending: bool = False) -> None:
+        """Send `text` to the session, as if typed at its question (with `cancel`, first
+        stopping the machine's thinking; with `ending`, at a game's end too), and show what it
+        says."""
         if cancel:
             self._cancel()
-        if self._ready():
+        if self._ready(ending):
             self._said(self.session.answer(text))
 
-    def _background(self, method: str, *args: str) -> None:
+    def _background(self, method: str, *args: str, ending: bool = False) -> None:
         """Call the session's `method` in the worker, the screen going on meanwhile."""
-        if not self._ready():
+        if not self._ready(ending):
             return
         self.worker.start(self.session, method, *args)
         self.began = time.monotonic()
@@ -663,9 +698,13 @@ class Screen:
     def _say(self, output: Output) -> None:
         """The session's words in the message area; a hint moves the cursor."""
         for item in output:
-            if not isinstance(item, str):
-                continue  # a picture of the board: it is always on the screen
+            if not isinstance(item, str) or item == AT_THE_END_WORDS:
+                continue  # the board is always on the screen; the line under it says the keys
             self.messages.append(item)
+            if isinstance(item, Verbatim) and item not in self.copies:
+                self.copies.append(item)
+                if len(item) >= self._board_width():
+                    self.messages.append(COPY)
             if isinstance(item, Hint):
                 self.cursor = item.cell
         del self.messages[:-KEPT]

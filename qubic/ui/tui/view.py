@@ -11,7 +11,7 @@ from prompt_toolkit.mouse_events import MouseEvent
 
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import Geometry
-from qubic.core.notation import format_cell
+from qubic.core.notation import format_cell, numbered
 from qubic.play.render import DISABLED, EMPTY, Layout, fitting_across, layout
 
 THREAT, THREATS = "!", "*"  # where one side, or several, could complete a line now
@@ -32,7 +32,11 @@ class Highlights:
 
 def fitted(geometry: Geometry, columns: int) -> Layout:
     """The layout for `columns`: a cube's levels side by side if they fit, else in as few
-    rows of grids as fit, evenly filled."""
+    rows of grids as fit, evenly filled; a 4-D board roomy, the cursor's brackets between
+    its cells, where that fits."""
+    roomy = layout(geometry, roomy=True)
+    if geometry.dims == 4 and roomy.width < columns:
+        return roomy
     return layout(geometry, fitting_across(geometry, columns))
 
 
@@ -151,10 +155,13 @@ def shifted(geometry: Geometry, cell: int, axis: int, delta: int) -> int:
 
 
 def describe(board: Board, cell: int) -> str:
-    """The cell under the cursor in words: its name and number, its lines, who could still
-    make each, and whether it is taken or would complete a line."""
+    """The cell under the cursor in words: its name (and number, where squares are named by
+    number), its lines, who could still make each, and whether it is taken or would complete
+    a line."""
     geometry = board.geometry
-    name = f"{format_cell(cell, geometry)} (SQUARE {geometry.numbers[cell]})"
+    name = format_cell(cell, geometry)
+    if numbered(geometry):
+        name += f" (SQUARE {geometry.numbers[cell]})"
     if cell in geometry.disabled:
         return f"{name}: DISABLED"
     lines = geometry.lines_through[cell]
