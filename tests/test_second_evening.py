@@ -15,7 +15,10 @@ import pytest
 
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell
+from qubic.play import savefile
 from qubic.play.puzzles import sitting_puzzle
+from qubic.play.review import review
+from qubic.play.settings import Settings
 from qubic.players.normal import NormalPlayer
 from tests.conftest import (
     expect_goodbye,
@@ -358,3 +361,38 @@ def test_a_full_cube3_board_says_who_has_the_most_lines():
     piped = run_piped("--variant", "cube3", "--players", "0", "--seed", "0", stdin="no\n")
     assert re.search(r"\n[XO] WINS! THE BOARD IS FULL, AND \d+ LINES ARE THE MOST\. ", piped.stdout)
     assert "FULL AND" not in piped.stdout
+
+
+@pytest.mark.slow
+def test_review_says_its_steps_once_where_it_is_and_who_won(tmp_path):
+    game = find_game(Mark.O, NormalPlayer(SEED))
+    path = tmp_path / "lost.txt"
+    savefile.save(str(path), Settings(seed=SEED), game)
+    piped = run_piped("review", str(path))
+    blunders = [str(ply + 1) for ply, mark in enumerate(review(game).marks) if mark == "??"]
+    assert len(blunders) > 1
+    said = (
+        f"?? GAVE THE OPPONENT A FORCED WIN: MOVES {', '.join(blunders[:-1])} AND {blunders[-1]}."
+    )
+    assert said in piped.stdout
+    child = spawn("review", str(path), "--no-color")
+    question = r"REVIEW \(N, P, F, L, A MOVE NUMBER, MOVES, Q\)\?"
+    expect_prompt(child, question)
+    child.sendline("sideways")
+    child.expect(r"'sideways' IS NOT A REVIEW STEP\.\r\n")
+    expect_prompt(child, question)
+    assert "REVIEW (" not in child.before, "the question once"
+    child.sendline("p")
+    child.expect_exact("THIS IS THE START: NO MOVE COMES BEFORE IT.")
+    expect_prompt(child, question)
+    child.sendline("99")
+    child.expect_exact(f"THERE IS NO MOVE 99: THE GAME HAS MOVES 1 TO {len(game.moves)}.")
+    expect_prompt(child, question)
+    child.sendline("l")
+    child.expect_exact("THE GAME IS OVER: O WINS.")
+    expect_prompt(child, question)
+    child.sendline("n")
+    child.expect_exact(f"THIS IS THE END: MOVE {len(game.moves)} WAS THE LAST.")
+    expect_prompt(child, question)
+    child.sendline("q")
+    expect_goodbye(child)

@@ -18,7 +18,7 @@ from qubic.ui.tui.app import KEYS
 from tests.conftest import qubic_command
 from tests.scripted import find_game
 from tests.test_second_evening import bash, job_pid, stopped
-from tests.test_tui import SEED, FullScreen, left_of_panel, quit_at_once, started
+from tests.test_tui import RIGHT, SEED, FullScreen, left_of_panel, quit_at_once, started
 
 
 def status_items(screen: FullScreen) -> list[str]:
@@ -199,3 +199,14 @@ def test_ctrl_z_suspends_the_full_screen_and_fg_redraws_it():
     shell.expect("status=0")
     shell.sendline("exit")
     shell.expect(pexpect.EOF)
+
+
+@pytest.mark.slow
+def test_the_cursor_leaves_room_between_the_tesseracts_squares():
+    screen = FullScreen("--variant", "tesseract", "--seed", "3", "--no-record")
+    screen.wait("DIGITS: BIG COLUMN, COLUMN, BIG ROW, ROW")
+    assert screen.lines()[3].startswith("       1  2  3   1  2  3   1  2  3")
+    assert screen.lines()[4].startswith("BR1 R1[.] .  .   .  .  .")
+    screen.press(RIGHT, screen.cursor_on("1211"))
+    assert screen.lines()[4].startswith("BR1 R1 . [.] .   .  .  .")
+    quit_at_once(screen)
