@@ -44,7 +44,7 @@ from qubic.players.levels import LEVELS, make_player
 
 # The outside players and their last measured ratings (to order the round robin).
 OUTSIDE = {"greedy": 1000, "greedy-mixed": 1231, "random": 398, "threats": 953}
-ANCHOR = "greedy"  # rated 1000
+ANCHOR = "greedy"  # rated 1000 (OUTSIDE)
 OUT = Path(__file__).resolve().parent.parent / "qubic" / "players" / RATINGS_FILE
 PRIOR = 0.5  # virtual wins for each side of every pair played: one draw
 
@@ -117,9 +117,14 @@ def play(game: Game) -> Record:
     return {"index": game.index, "x": game.x, "o": game.o, "winner": winner, "times": times}
 
 
+def published() -> dict[str, int]:
+    """Every player's last published rating: the steps' from the result file, and OUTSIDE."""
+    return {rated.name: rated.rating for rated in ratings()} | OUTSIDE
+
+
 def order(only: Sequence[str] | None) -> list[str]:
     """The players, weakest first by their last published rating; only `only` if given."""
-    known = {rated.name: rated.rating for rated in ratings()} | OUTSIDE
+    known = published()
     names = [name for name in known if only is None or name in only]
     return sorted(names, key=lambda name: known[name])
 
@@ -193,11 +198,13 @@ def tally(records: Iterable[Record]) -> Tally:
     return found
 
 
-def fit(players: Sequence[str], pairs: Tally) -> dict[str, tuple[float, float]]:
-    """Each player's Bradley-Terry rating (Elo scale, ANCHOR at 1000) and the half-width of
-    its 95% interval from the Fisher information, by Newton's method. Every pair played
+def fit(
+    players: Sequence[str], pairs: Tally, anchor: str, base: float
+) -> dict[str, tuple[float, float]]:
+    """Each player's Bradley-Terry rating (Elo scale, `anchor` at `base`) and the half-width
+    of its 95% interval from the Fisher information, by Newton's method. Every pair played
     counts PRIOR more points for each side."""
-    free = [name for name in players if name != ANCHOR]
+    free = [name for name in players if name != anchor]
     index = {name: i for i, name in enumerate(free)}
     strength = dict.fromkeys(players, 0.0)  # natural-log units; the anchor stays at 0
     for _ in range(100):
@@ -223,7 +230,7 @@ def fit(players: Sequence[str], pairs: Tally) -> dict[str, tuple[float, float]]:
     scale = 400 / math.log(10)
     return {
         name: (
-            1000 + scale * strength[name],
+            base + scale * strength[name],
             1.96 * scale * math.sqrt(inverse_diagonal(hessian, index[name]))
             if name in index
             else 0.0,
@@ -342,7 +349,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             rate = done / (time.perf_counter() - start)
             print(f"{done}/{len(todo)} games, {rate:.2f} a second", file=sys.stderr)
     pairs = tally(records.values())
-    rated = fit(players, pairs)
+    # Without greedy (a run with --only), the weakest keeps its published rating.
+    anchor = ANCHOR if ANCHOR in players else players[0]
+    rated = fit(players, pairs, anchor, published()[anchor])
     print(cross_table(players, pairs), end="\n\n")
     rows = [[name, round(r), interval(r, h)] for name, (r, h) in rated.items()]
     print(table(["player", "rating", "95% interval"], rows), end="\n\n")

@@ -100,19 +100,25 @@ STEPS = (
     ),
     thinker(
         "cunning",
-        "hard with expert's opening book and wins built from one setup",
-        Effort(30_000, 1, 40_000, 30_000, 40_000, 30_000, Vetting(8, 1, 500)),
+        "expert's way with a quarter of its thought: wins from one setup, few playouts",
+        Effort(40_000, 1, 60_000, 30_000, 40_000, 30_000, Vetting(6, 1, 200)),
     ),
     thinker(
         "master",
-        "expert thinking half as long",
-        Effort(70_000, 2, 120_000, 60_000, 80_000, 60_000, Vetting(12, 2, 1_000)),
+        "expert's way with half its thought: wins from two setups, fewer playouts",
+        Effort(80_000, 2, 150_000, 60_000, 100_000, 80_000, Vetting(10, 2, 800)),
     ),
     thinker(
         "sage",
-        "expert that knows the proof's winning strategy for its first six moves",
+        "expert that knows the proof's winning strategy for its first four moves",
         Effort(),
-        12,
+        8,
+    ),
+    thinker(
+        "oracle",
+        "expert that knows the proof's winning strategy for its first eight moves",
+        Effort(),
+        16,
     ),
 )
 
@@ -125,7 +131,9 @@ LEVELS: dict[str, Level] = {
             EasyPlayer,
         ),
         Level(
-            "normal", "the guide's player: wins, blocks, else the most promising cell", NormalPlayer
+            "normal",
+            "the guide's player: wins, blocks, else the most promising square",
+            NormalPlayer,
         ),
         Level("shrewd", "looks a round of moves ahead on the score, for every side", ShrewdPlayer),
         Level(
