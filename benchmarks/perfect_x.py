@@ -1,0 +1,272 @@
+"""Perfect first players of our own, and how long O's levels resist each of them.
+
+    .venv/bin/python benchmarks/perfect_x.py --check 4            # each X against defenders
+    .venv/bin/python benchmarks/perfect_x.py --games 10 --jobs 16 # O's resistance (long)
+
+Two perfect X players besides the strategy book's (`book`: level perfect as X):
+
+- `seeded` proves its move at each turn: it tries its best-ranked quiet moves other than the
+  book's (and the book's images), in an order drawn by its seed, each with the compiled df-pn
+  (`qubic.proof.fast_prover`, the `solver` extra) within a budget of expansions, and plays the
+  first proved to win;
+- `quickest` tries the same moves best-ranked first and plays the one whose proof took
+  the fewest expansions: the most forcing of the winning moves the prover finds.
+
+Where no other move is proved within the budget they play the book's move, and off the book
+(after a move of their own) a move the prover shows to win, so they are perfect; the table
+says how many of their quiet moves were not the book's choice. Early in the game no other
+move is proved within a second, so there they play as the book does. A move is never left
+unproved: a game in which X cannot show its move wins stops with an error.
+
+`--check N`: each X plays N games as X against each defender (easy, normal, hard and a random
+player, seeded), and must win all. Then O's resistance: perfect and expert as O, O's seed
+varied over `--games` games against each X: plies survived (median, least) and, for every
+game shorter than 45 plies, the ply after which X first had a forced win by threats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from bench import table
+
+from qubic.core.board import Board
+from qubic.core.geometry import CUBE
+from qubic.core.notation import format_cell
+from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.players.levels import make_player
+from qubic.proof.fast_prover import FastProver
+from qubic.search import strategy
+from qubic.search.prover import PROVED, ranked_cells
+from qubic.search.threats import ThreatSearch, lowest, winning_mask
+
+WIDTH = 3  # quiet moves tried at a turn, besides the book's
+EXPANSIONS = 100_000  # compiled df-pn expansions for each: under a second here
+RESCUE = 100_000  # expansions to show a move wins again, off the book
+SHORT = 45  # plies: a game shorter than this gets a post-mortem
+DEFENDERS = ("easy", "normal", "hard", "random")
+
+
+@dataclass
+class ProvingX:
+    """A perfect X that proves its quiet moves with the compiled df-pn; `quickest` picks by
+    proof size, else the first proved in an order drawn by its seed."""
+
+    seed: int
+    quickest: bool
+    book: strategy.Entries = field(default_factory=strategy.shipped)
+    prover: FastProver = field(default_factory=FastProver)  # warm across the game
+    quiet: int = 0  # quiet moves played
+    own: int = 0  # of which not the book's choice
+
+    def choose(self, board: Board) -> int:
+        x, o = board.bits[board.turn], board.bits[board.turn.other]
+        urgent = winning_mask(x, o) or winning_mask(o, x)
+        if urgent:
+            return lowest(urgent)
+        line = ThreatSearch(strategy.THREAT_NODES).forced_win(x, o, shortest=False)
+        if line:
+            return line[0]
+        self.quiet += 1
+        booked = strategy.lookup(self.book, x, o)
+        proved: list[tuple[int, int]] = []  # (expansions, cell)
+        for cell in self.tried(x, o, booked):
+            result = self.prover.prove(x | 1 << cell, o, EXPANSIONS)
+            if result.status == PROVED:
+                proved.append((result.expanded, cell))
+                if not self.quickest:
+                    break
+        if proved:
+            self.own += 1
+            return min(proved)[1]
+        if booked is not None:
+            return booked
+        return self.rescue(x, o)
+
+    def tried(self, x: int, o: int, booked: int | None) -> list[int]:
+        """The quiet moves to try, none the book's move or an image of it."""
+        empty = CUBE.full_mask & ~(x | o)
+        cells = orbit_representatives(empty, stabilizer(CUBE, x, o))
+        if booked is not None:
+            book_image = CUBE.orient(x | 1 << booked, o)[0]
+            cells = [c for c in cells if CUBE.orient(x | 1 << c, o)[0] != book_image]
+        cells = ranked_cells(x, o, cells)[: 3 * WIDTH]
+        if not self.quickest:
+            random.Random(self.seed * 1_000_003 + x * 7 + o).shuffle(cells)
+        return cells[:WIDTH]
+
+    def rescue(self, x: int, o: int) -> int:
+        """Off the book (after a move of its own): a move the prover shows to win, which its
+        earlier proof holds, so its warm table answers at once."""
+        empty = CUBE.full_mask & ~(x | o)
+        for cell in ranked_cells(x, o, orbit_representatives(empty, stabilizer(CUBE, x, o))):
+            if self.prover.prove(x | 1 << cell, o, RESCUE).status == PROVED:
+                return cell
+        raise RuntimeError(f"X cannot show a winning move: {x:x} {o:x}")
+
+
+class BookX:
+    """Level perfect as X: the strategy book."""
+
+    def __init__(self, seed: int) -> None:
+        self.player = make_player("perfect", seed)
+
+    def choose(self, board: Board) -> int:
+        return self.player.choose(board.copy()).cell
+
+
+def make_x(name: str, seed: int) -> BookX | ProvingX:
+    if name == "book":
+        return BookX(seed)
+    return ProvingX(seed, quickest=name == "quickest")
+
+
+X_NAMES = ("book", "seeded", "quickest")
+
+
+def make_o(name: str, seed: int) -> Callable[[Board], int]:
+    if name == "random":
+        rng = random.Random(seed)
+
+        def random_o(board: Board) -> int:
+            me, you = board.bits[board.turn], board.bits[board.turn.other]
+            urgent = winning_mask(me, you) or winning_mask(you, me)
+            return lowest(urgent) if urgent else rng.choice(board.legal_moves())
+
+        return random_o
+    player = make_player(name, seed)
+    return lambda board: player.choose(board.copy()).cell
+
+
+@dataclass
+class Game:
+    x: str
+    o: str
+    seed: int
+    moves: list[int]
+    winner: str
+    quiet: int = 0
+    own: int = 0
+    o_seconds: list[float] = field(default_factory=list)
+
+
+def play(x_name: str, o_name: str, seed: int) -> Game:
+    """One game, X first; O's seed `seed`, X's seed derived from it."""
+    x, o = make_x(x_name, seed + 7919), make_o(o_name, seed)
+    board = Board()
+    o_seconds = []
+    while not board.is_over():
+        start = time.perf_counter()
+        board.push(x.choose(board) if len(board.moves) % 2 == 0 else o(board))
+        if len(board.moves) % 2 == 0:
+            o_seconds.append(time.perf_counter() - start)
+    winner = board.winner.name if board.winner is not None else "draw"
+    game = Game(x_name, o_name, seed, board.moves, winner, o_seconds=o_seconds)
+    if isinstance(x, ProvingX):
+        game.quiet, game.own = x.quiet, x.own
+    return game
+
+
+def first_forced_win(moves: list[int]) -> int | None:
+    """The ply (counted from 1) of the first O move after which X, to move, had a forced win
+    by threats; None if none did."""
+    board = Board()
+    search = ThreatSearch()
+    for ply, cell in enumerate(moves, start=1):
+        board.push(cell)
+        if ply % 2 == 0 and not board.is_over():
+            x, o = board.bits[board.turn], board.bits[board.turn.other]
+            if search.forced_win(x, o, shortest=False) is not None:
+                return ply
+    return None
+
+
+def run(jobs: list[tuple[str, str, int]], workers: int) -> list[Game]:
+    if workers <= 1:
+        return [play(*job) for job in jobs]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(play, *zip(*jobs, strict=True)))
+
+
+def check_rows(games: list[Game]) -> list[list[object]]:
+    rows: list[list[object]] = []
+    for x_name in X_NAMES[1:]:
+        mine = [g for g in games if g.x == x_name]
+        rows.append(
+            [
+                x_name,
+                len(mine),
+                sum(g.winner == "X" for g in mine),
+                f"{sum(g.own for g in mine)} of {sum(g.quiet for g in mine)}",
+            ]
+        )
+    return rows
+
+
+def resistance_rows(games: list[Game]) -> tuple[list[list[object]], list[str]]:
+    rows: list[list[object]] = []
+    notes = []
+    for x_name in X_NAMES:
+        for o_name in ("perfect", "expert"):
+            mine = [g for g in games if g.x == x_name and g.o == o_name]
+            if not mine:
+                continue
+            plies = [len(g.moves) for g in mine]
+            seconds = [s for g in mine for s in g.o_seconds]
+            rows.append(
+                [
+                    x_name,
+                    o_name,
+                    len(mine),
+                    "-".join(str(sum(g.winner == w for g in mine)) for w in ("X", "draw", "O")),
+                    statistics.median(plies),
+                    min(plies),
+                    f"{statistics.median(seconds):.2f}",
+                    f"{max(seconds):.2f}",
+                ]
+            )
+            for g in mine:
+                if len(g.moves) < SHORT:
+                    names = " ".join(format_cell(c) for c in g.moves)
+                    found = first_forced_win(g.moves)
+                    notes.append(
+                        f"{x_name} v {o_name} seed {g.seed}: {len(g.moves)} plies, X's "
+                        f"forced win by threats from ply {found}: {names}"
+                    )
+    return rows, notes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", type=int, default=0, help="games against each defender")
+    parser.add_argument("--games", type=int, default=0, help="games against each perfect X")
+    parser.add_argument("--x", nargs="+", default=list(X_NAMES), choices=X_NAMES)
+    parser.add_argument("--o", nargs="+", default=["perfect", "expert"])
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    args = parser.parse_args()
+    if args.check:
+        jobs = [(x, o, seed) for x in X_NAMES[1:] for o in DEFENDERS for seed in range(args.check)]
+        games = run(jobs, args.jobs)
+        print(table(["X", "games", "X won", "quiet moves not the book's"], check_rows(games)))
+        for g in games:
+            if g.winner != "X":
+                print(f"LOST: {g.x} v {g.o} seed {g.seed}: {g.winner}", file=sys.stderr)
+    if args.games:
+        jobs = [(x, o, seed) for x in args.x for o in args.o for seed in range(args.games)]
+        rows, notes = resistance_rows(run(jobs, args.jobs))
+        header = ["X", "O", "games", "X-draw-O", "median plies", "least", "O median s", "O max s"]
+        print()
+        print(table(header, rows))
+        for note in notes:
+            print(f"- {note}")
+
+
+if __name__ == "__main__":
+    main()
