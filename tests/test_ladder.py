@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import subprocess
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from qubic.core.notation import format_cell, parse_cell
 from qubic.core.variant import VARIANTS
 from qubic.players.ladder import STEPS, nearest, parse_ratings, step_named
 from qubic.players.levels import LEVELS
-from tests.conftest import program_env, qubic_command
+from tests.conftest import program_env, qubic_command, run_piped
 
 RESULT_FILE = Path(__file__).resolve().parent.parent / "qubic" / "players" / "ladder.txt"
 BEGINNERS = {"easy"}  # the steps that may overlook a three
@@ -75,6 +76,12 @@ def test_the_published_ratings_are_the_result_files():
     assert {step.name: step.rating for step in STEPS} == on_file
     for step in STEPS:
         assert LEVELS[step.name].make is step.make
+
+
+def test_the_program_lists_every_step_with_the_result_files_rating():
+    shown = run_piped("--help").stdout
+    for rated in parse_ratings(RESULT_FILE.read_text()):
+        assert re.search(rf"^\s+{rated.name}\s+{rated.rating}\b", shown, re.MULTILINE), rated
 
 
 def test_neighbouring_steps_are_at_most_150_apart():
