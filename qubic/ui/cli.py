@@ -33,6 +33,7 @@ from qubic.play.review import annotated, review
 from qubic.play.session import Session
 from qubic.play.settings import PLAYERS, SECONDS_LIMIT, Settings, parse_seconds, parse_seed
 from qubic.play.text import table
+from qubic.players.ladder import STEPS
 from qubic.players.levels import DEFAULT_LEVEL, LEVELS
 from qubic.ui import protocol as engine
 from qubic.ui.console import PipedAsker, TerminalAsker, TypeAhead, run
@@ -301,14 +302,15 @@ def epilog() -> str:
             )
         ]
     )
+    rated = {step.name: step.rating for step in STEPS}
     levels = table(
         [
             (
-                level.name,
+                f"{level.name} {rated[level.name]}" if level.name in rated else level.name,
                 level.summary
                 + ("" if level.plays == "every variant" else f" ({level.plays} only)"),
             )
-            for level in LEVELS.values()
+            for level in sorted(LEVELS.values(), key=lambda level: rated.get(level.name, 10**9))
         ]
     )
     commands = table(COMMAND_HELP)
@@ -317,7 +319,7 @@ def epilog() -> str:
             "variants (--variant NAME; --size, --dims, ... change it):",
             *variants,
             "",
-            "levels:",
+            "levels, weakest first, with their ratings (--level NAME, a rating, or auto):",
             *levels,
             "",
             "at YOUR MOVE? you can type:",
