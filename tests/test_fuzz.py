@@ -451,7 +451,9 @@ class EngineDoor:
         assume(first != ["quit"])  # which ends the engine, as it should
         assert self.engine is not None
         self.engine.send(b"variant qubic\n" + line + b"\nisready\n")
-        said = self.engine.read_until(lambda text: text.endswith(b"readyok\n"))
+        # The line may be isready itself: then the second readyok is the one sent after it.
+        ready = 1 + (first == ["isready"])
+        said = self.engine.read_until(lambda text: text.split(b"\n").count(b"readyok") == ready)
         answers = said.decode("utf-8").splitlines()[:-1]
         if first != ["help"]:
             assert len(answers) <= 1, answers
