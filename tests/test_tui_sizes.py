@@ -55,12 +55,17 @@ def test_the_status_bar_drops_whole_items_at_every_width_and_after_resizes():
 
 @pytest.mark.slow
 def test_while_the_machine_thinks_the_bar_says_you_played():
+    # Expert moving first thinks most of a second over its second move: the bar is drawn.
     screen = started("--level", "expert", "--no-record")
-    screen.press("\r", "MACHINE MOVES TO")
-    assert "YOU PLAYED 111" in screen.output and "X PLAYED" not in screen.output
+    screen.press("m", "MACHINE MOVES TO 111")
+    screen.press("222\r", "THINKING")
+    assert re.search(r"\| YOU PLAYED 222 \| THINKING [|/\\-]$", screen.lines()[0])
+    screen.wait(lambda: "3. X" in "\n".join(screen.lines()), timeout=60)
+    assert "X PLAYED" not in screen.output and "O PLAYED" not in screen.output
     quit_at_once(screen)
 
 
+@pytest.mark.slow
 def finished(*args: str, columns: int = 80, cwd: str | None = None) -> tuple[FullScreen, Board]:
     """The full screen at the end of a game X wins: loaded a move before the win, then won."""
     game = find_game(Mark.X, NormalPlayer(SEED))
