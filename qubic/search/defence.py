@@ -105,9 +105,9 @@ def deepened(
     completed, whose delays are delays as far as they looked. Raises OutOfBudget when not even
     the first bound completes."""
     found: dict[int, Defence] = {}
-    looking, depth = list(cells), 0
+    look, looking, depth = _Look(), list(cells), 0
     while looking:
-        look, now = _Look(), {}
+        look.cut, now = False, {}
         try:
             for cell in looking:
                 now[cell] = _classify(search, me, you, cell, depth, look)
@@ -125,18 +125,26 @@ def deepened(
 
 
 class _Look:
-    """What one bound's classifications share: whether `me`, to move at `(me, you)` against
-    the opponent's win, can hold within `depth` more turns; and whether the bound cut any
-    answer short."""
+    """What the classifications of one question share, from bound to bound: for positions
+    `(me, you)` with `me` to move against the opponent's win, the fewest turns within which
+    `me` was seen to hold, the most within which it was seen not to, and whether that was
+    so however deep one looks; and whether the current bound cut any answer short."""
 
     def __init__(self) -> None:
-        self.held: dict[tuple[int, int, int], bool] = {}
+        self.held: dict[tuple[int, int], tuple[int, int, bool]] = {}
         self.cut = False
+
+
+NEVER = 1 << 30  # turns within which a position was seen to hold, where it was not
+CLASSIFY_NODES = 25  # threat-search nodes a classification costs in time, charged to the budget
 
 
 def _classify(
     search: ThreatSearch, me: int, you: int, cell: int, depth: int, look: _Look
 ) -> Defence:
+    search.nodes += CLASSIFY_NODES  # its own work, which cached searches do not count
+    if search.out_of_budget():
+        raise OutOfBudget
     mine, yours, turns, won = _exchange(me, you, cell, search)
     if turns == 0:
         return Defence.STOPS if won else Defence.FAILS
@@ -145,16 +153,31 @@ def _classify(
         return Defence.STOPS
     if turns % 2 == 1:
         return Defence.FAILS if turns == 1 else Defence.DELAYS
-    if depth == 0:
+    return Defence.STOPS if _holds(search, mine, yours, line, depth, look) else Defence.DELAYS
+
+
+def _holds(
+    search: ThreatSearch, me: int, you: int, line: list[int], depth: int, look: _Look
+) -> bool:
+    """Whether `me`, to move against the opponent's forced win `line`, has a stop within
+    `depth` more turns. Holding within some bound holds within any deeper; not holding
+    within some bound does not within any shallower."""
+    within, short, always = look.held.get((me, you), (NEVER, -1, False))
+    if depth >= within:
+        return True
+    if always:
+        return False
+    if depth <= short or depth == 0:
         look.cut = True
-        return Defence.DELAYS
-    key = (mine, yours, depth)
-    if key not in look.held:
-        look.held[key] = any(
-            _classify(search, mine, yours, c, depth - 1, look) is Defence.STOPS
-            for c in candidates(search, mine, yours, line)
-        )
-    return Defence.STOPS if look.held[key] else Defence.DELAYS
+        return False
+    outer, look.cut = look.cut, False
+    holds = any(
+        _classify(search, me, you, c, depth - 1, look) is Defence.STOPS
+        for c in candidates(search, me, you, line)
+    )
+    look.held[(me, you)] = (depth, short, False) if holds else (within, depth, not look.cut)
+    look.cut = look.cut or outer
+    return holds
 
 
 def stops(search: ThreatSearch, me: int, you: int, cell: int) -> bool:
