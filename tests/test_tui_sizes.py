@@ -60,7 +60,7 @@ def test_while_the_machine_thinks_the_bar_says_you_played():
     screen.press("m", "MACHINE MOVES TO 111")
     screen.press("222\r", "THINKING")
     assert re.search(r"\| YOU PLAYED 222 \| THINKING [|/\\-]$", screen.lines()[0])
-    screen.wait(lambda: "3. X" in "\n".join(screen.lines()), timeout=60)
+    screen.wait(lambda: "3. O" in "\n".join(screen.lines()), timeout=60)
     assert "X PLAYED" not in screen.output and "O PLAYED" not in screen.output
     quit_at_once(screen)
 
