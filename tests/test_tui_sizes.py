@@ -215,3 +215,16 @@ def test_the_cursor_leaves_room_between_the_tesseracts_squares():
     screen.press(RIGHT, screen.cursor_on("1211"))
     assert screen.lines()[4].startswith("BR1 R1 . [.] .   .  .  .")
     quit_at_once(screen)
+
+
+@pytest.mark.slow
+def test_a_pasted_block_plays_its_first_line_as_the_console_does():
+    screen = started("--no-record")
+    screen.child.send("\x1b[200~144\r141\r114\x1b[201~")
+    said = "ONE MOVE AT A TIME: ONLY THE FIRST LINE PASTED IS TAKEN, NOT '141 114'."
+    screen.wait(lambda: said in left_of_panel(screen))
+    screen.wait(lambda: "2. O" in "\n".join(screen.lines()))
+    screen.read(0.5)
+    panel = "\n".join(line.split("\u2502")[-1] for line in screen.lines())
+    assert "1. X 144" in panel and "3." not in panel
+    quit_at_once(screen)

@@ -28,7 +28,6 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Dimension
 
-from qubic.core.inputs import quoted
 from qubic.play.commands import NUMBER_WORDS
 from qubic.play.render import Output, Picture, fitting_across, render, wide_width
 from qubic.play.session import GOODBYE, Session
@@ -38,7 +37,9 @@ from qubic.ui.shared import (
     ContextCompleter,
     Spinner,
     TurnClock,
+    dropped_words,
     seconds_left,
+    split_paste,
     squeezed,
 )
 
@@ -228,10 +229,9 @@ class TerminalAsker:
     def _paste(self, event: KeyPressEvent) -> None:
         """A paste of one line is typed; of several, its first line is the answer, and the
         rest is dropped (and said so), as one question takes one answer."""
-        first, newline, rest = event.data.replace("\r\n", "\n").replace("\r", "\n").partition("\n")
+        first, enter, self.dropped = split_paste(event.data)
         event.current_buffer.insert_text(first)
-        if newline:
-            self.dropped = " ".join(rest.split())
+        if enter:
             event.current_buffer.validate_and_handle()
 
     def _toolbar(self) -> str:
@@ -303,8 +303,7 @@ class TerminalAsker:
         if interrupted:
             raise KeyboardInterrupt
         if self.dropped:
-            rest = quoted(self.dropped)
-            print(f"ONE MOVE AT A TIME: ONLY THE FIRST LINE PASTED IS TAKEN, NOT {rest}.")
+            print(dropped_words(self.dropped))
             self.dropped = ""
         return answer
 

@@ -1,5 +1,6 @@
 """What the console and the full screen share: the exit status after Ctrl-C, completion of
-commands and file names, the status bar fitted, the turn clock and the thinking spinner."""
+commands and file names, the status bar fitted, pastes of several lines, the turn clock and the
+thinking spinner."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from prompt_toolkit.document import Document
 
 from qubic.play.commands import FILE
 from qubic.play.session import Session
+from qubic.play.text import quoted
 
 INTERRUPTED = 128 + signal.SIGINT  # the exit status after Ctrl-C, as a shell expects
 
@@ -54,6 +56,18 @@ def squeezed(parts: list[str], width: int) -> str:
         kept.remove(drop if drop is not None else kept[-1])
     text = " | ".join(kept)
     return text if len(text) <= width else ""
+
+
+def split_paste(data: str) -> tuple[str, bool, str]:
+    """A paste's first line, whether a line break ended it, and its other lines, on one line:
+    one question takes one answer."""
+    first, newline, rest = data.replace("\r\n", "\n").replace("\r", "\n").partition("\n")
+    return first, bool(newline), " ".join(rest.split())
+
+
+def dropped_words(rest: str) -> str:
+    """What is said of a paste's lines after its first, which are dropped."""
+    return f"ONE MOVE AT A TIME: ONLY THE FIRST LINE PASTED IS TAKEN, NOT {quoted(rest)}."
 
 
 def seconds_left(left: float) -> str:

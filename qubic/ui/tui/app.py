@@ -57,7 +57,9 @@ from qubic.ui.shared import (
     ContextCompleter,
     Spinner,
     TurnClock,
+    dropped_words,
     seconds_left,
+    split_paste,
     squeezed,
 )
 from qubic.ui.tui.view import (
@@ -252,6 +254,7 @@ class Screen:
         keys = KeyBindings()
         keys.add("c-c", eager=True)(self._interrupt)
         keys.add("c-z")(lambda event: event.app.suspend_to_background())
+        keys.add(Keys.BracketedPaste)(self._paste)
         keys.add("escape", filter=Condition(lambda: self.asking is not None))(
             lambda event: self._close_line()
         )
@@ -616,6 +619,20 @@ class Screen:
         self.asking = (label, prefix)
         self.buffer.reset()
         self.app.layout.focus(self.buffer)
+
+    def _paste(self, event: KeyPressEvent) -> None:
+        """A paste is typed on the command line (opened for it, on the board): its first line
+        only, answered if a line break ends it; the rest is dropped, and said so."""
+        first, enter, rest = split_paste(event.data)
+        if self.asking is None:
+            self._open_line(": ", "", ending=True)
+            if self.asking is None:
+                return
+        self.buffer.insert_text(first)
+        if rest:
+            self._say([dropped_words(rest)])
+        if enter:
+            self.buffer.validate_and_handle()
 
     def _close_line(self) -> None:
         self.asking = None
