@@ -188,6 +188,42 @@ class Screen:
             show_cursor=False,
             get_cursor_position=lambda: Point(0, 0),
         )
+        root = FloatContainer(
+            self._body(),
+            floats=[
+                Float(
+                    ConditionalContainer(
+                        Frame(Window(FormattedTextControl(self._keys_text)), title="KEYS"),
+                        filter=Condition(lambda: self.show_help),
+                    )
+                ),
+                Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
+            ],
+        )
+        keys = KeyBindings()
+        keys.add("c-c", eager=True)(self._interrupt)
+        keys.add("c-z")(lambda event: event.app.suspend_to_background())
+        keys.add(Keys.BracketedPaste)(self._paste)
+        keys.add("escape", filter=Condition(lambda: self.asking is not None))(
+            lambda event: self._close_line()
+        )
+        app: Application[int] = Application(
+            layout=Layout(root, focused_element=self.board_control),
+            key_bindings=keys,
+            style=Style.from_dict(COLOURED if self.colour else PLAIN),
+            full_screen=True,
+            mouse_support=True,
+            color_depth=None if self.colour else ColorDepth.MONOCHROME,
+        )
+        # Escape alone is Escape at once: no wait for the rest of an escape sequence (the
+        # terminal sends one whole), nor for a key that might follow it (Alt-key bindings).
+        app.ttimeoutlen = 0.05
+        app.timeoutlen = 0.05
+        return app
+
+    def _body(self) -> HSplit:
+        """The status bar, the board with the line under it and the messages, the move list
+        beside them where it fits, the command line when open, and the keys' bar."""
         board = HSplit(
             [
                 Window(self.board_control, height=self._board_height),
@@ -230,7 +266,7 @@ class Screen:
             ),
             filter=Condition(lambda: self.asking is not None),
         )
-        body = HSplit(
+        return HSplit(
             [
                 Window(FormattedTextControl(self._status_text), height=1, style="class:status"),
                 VSplit([board, panel], align=HorizontalAlign.CENTER, window_too_small=too_small()),
@@ -239,38 +275,6 @@ class Screen:
             ],
             window_too_small=too_small(),
         )
-        root = FloatContainer(
-            body,
-            floats=[
-                Float(
-                    ConditionalContainer(
-                        Frame(Window(FormattedTextControl(self._keys_text)), title="KEYS"),
-                        filter=Condition(lambda: self.show_help),
-                    )
-                ),
-                Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
-            ],
-        )
-        keys = KeyBindings()
-        keys.add("c-c", eager=True)(self._interrupt)
-        keys.add("c-z")(lambda event: event.app.suspend_to_background())
-        keys.add(Keys.BracketedPaste)(self._paste)
-        keys.add("escape", filter=Condition(lambda: self.asking is not None))(
-            lambda event: self._close_line()
-        )
-        app: Application[int] = Application(
-            layout=Layout(root, focused_element=self.board_control),
-            key_bindings=keys,
-            style=Style.from_dict(COLOURED if self.colour else PLAIN),
-            full_screen=True,
-            mouse_support=True,
-            color_depth=None if self.colour else ColorDepth.MONOCHROME,
-        )
-        # Escape alone is Escape at once: no wait for the rest of an escape sequence (the
-        # terminal sends one whole), nor for a key that might follow it (Alt-key bindings).
-        app.ttimeoutlen = 0.05
-        app.timeoutlen = 0.05
-        return app
 
     def _keys(self) -> KeyBindings:
         """The keys that act on the board (the command line, when open, has its own)."""
