@@ -160,7 +160,7 @@ def test_save_alone_saves_to_a_dated_name_and_failures_explain(tmp_path, monkeyp
     )
     assert match and savefile.load(match.group(1))[1].moves == session.board.moves
     [failure] = session.answer(f"save {tmp_path}/missing/game.txt")
-    assert failure == f"CANNOT SAVE TO {tmp_path}/missing/game.txt: NO SUCH FILE OR DIRECTORY."
+    assert failure == f"CANNOT SAVE TO {tmp_path}/missing/game.txt: THERE IS NO SUCH FOLDER."
 
 
 def test_save_names_take_quotes_and_a_home_directory(tmp_path, monkeypatch):
@@ -280,7 +280,10 @@ def test_quit_offers_to_save_a_game_in_progress(tmp_path, monkeypatch):
     play(session, "111")
     assert session.answer("quit now") == ["QUIT AND EXIT TAKE NOTHING AFTER THEM."]
     assert session.answer("Quit") == [] and session.prompt == "SAVE THE GAME BEFORE YOU GO?"
-    assert session.answer("maybe") == ["PLEASE ANSWER YES OR NO."]
+    assert session.answer("maybe") == [
+        "PLEASE ANSWER YES OR NO, OR TYPE SAVE AND A FILE NAME TO SAVE THERE, OR BACK TO "
+        "RETURN TO THE GAME."
+    ]
     saved, resume, goodbye = session.answer("yes")
     assert saved.startswith("GAME SAVED TO qubic-") and goodbye == GOODBYE and session.done
     assert resume.startswith("TO RESUME IT: qubic --load qubic-")
@@ -300,9 +303,14 @@ def test_leaving_offers_to_save_only_moves_no_save_holds(tmp_path, monkeypatch):
     assert session.answer("QUIT") == [GOODBYE] and session.done
     session = started()
     play(session, "111")
-    session.answer("SAVE")
+    [said, _] = session.answer("SAVE")
     play(session, "112")
-    assert session.answer("QUIT") == [] and session.prompt == "SAVE THE GAME BEFORE YOU GO?"
+    # Leaving offers the file the game was saved to, and says it will be replaced (issue 56).
+    name = said.removeprefix("GAME SAVED TO ").removesuffix(".")
+    assert session.answer("QUIT") == []
+    assert session.prompt == f"SAVE THE GAME TO {name} (REPLACING IT) BEFORE YOU GO?"
+    assert session.answer("yes")[0] == f"GAME SAVED TO {name}."
+    assert savefile.load(str(tmp_path / name))[1].moves == session.board.moves
 
 
 def test_quit_at_a_yes_no_question_leaves_at_once():

@@ -179,12 +179,11 @@ def test_a_corrupt_save_is_refused_in_one_line_and_left_alone(tmp_path):
 def test_a_missing_or_unreadable_save_exits_2_without_a_traceback(tmp_path):
     missing = run_piped("--load", str(tmp_path / "nowhere.txt"))
     assert missing.returncode == 2 and missing.stdout == ""
-    assert (
-        missing.stderr == f"qubic: cannot load {tmp_path}/nowhere.txt: No such file or directory\n"
-    )
+    missing_words = "there is no such file or folder"
+    assert missing.stderr == f"qubic: cannot load {tmp_path}/nowhere.txt: {missing_words}\n"
     directory = run_piped("--load", str(tmp_path))
     assert directory.returncode == 2
-    assert directory.stderr == f"qubic: cannot load {tmp_path}: Is a directory\n"
+    assert directory.stderr == f"qubic: cannot load {tmp_path}: it is a folder\n"
 
 
 def test_load_refuses_options_the_save_already_holds(tmp_path):

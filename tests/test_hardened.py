@@ -224,7 +224,7 @@ def test_save_names_as_a_shell_would_read_them(tmp_path):
             rf"GAME SAVED TO ~/q\.txt\.\r\nTO RESUME IT: \S*qubic --load "
             rf"{re.escape(str(tmp_path))}/home/q\.txt",
         ),
-        ("save nowhere/q.txt", r"CANNOT SAVE TO nowhere/q\.txt: NO SUCH FILE OR DIRECTORY\."),
+        ("save nowhere/q.txt", r"CANNOT SAVE TO nowhere/q\.txt: THERE IS NO SUCH FOLDER\."),
         ("save", r"GAME SAVED TO (qubic-[-\d]+\.txt)\.\r\nTO RESUME IT: \S*qubic --load \1\r\n"),
     ]:
         expect_prompt(child, MOVE)

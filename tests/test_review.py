@@ -56,9 +56,8 @@ def test_review_through_a_pipe_marks_the_blunders_where_an_independent_check_doe
 def test_review_refuses_what_it_cannot_read_in_one_line():
     result = run_piped("review", "no-such-game.txt")
     assert result.returncode == 2
-    assert (
-        result.stderr.strip() == "qubic: cannot review no-such-game.txt: No such file or directory"
-    )
+    said = "qubic: cannot review no-such-game.txt: there is no such file or folder"
+    assert result.stderr.strip() == said
 
 
 @pytest.mark.slow

@@ -133,9 +133,9 @@ def test_a_corrupt_save_is_refused_with_its_reason(text, reason):
 
 
 def test_load_reports_missing_unreadable_and_binary_files(tmp_path):
-    with pytest.raises(SaveFileError, match="No such file or directory"):
+    with pytest.raises(SaveFileError, match="there is no such file or folder"):
         savefile.load(str(tmp_path / "nowhere.txt"))
-    with pytest.raises(SaveFileError, match="Is a directory"):
+    with pytest.raises(SaveFileError, match="it is a folder"):
         savefile.load(str(tmp_path))
     binary = tmp_path / "binary"
     binary.write_bytes(b"\xff\xfe\x00qubic")
@@ -146,7 +146,7 @@ def test_load_reports_missing_unreadable_and_binary_files(tmp_path):
 def test_save_writes_atomically_and_replaces_an_older_save(tmp_path):
     path = tmp_path / "game.txt"
     savefile.save(str(path), Settings(), Board())
-    savefile.save(str(path), *example())
+    savefile.save(str(path), *example(), replace=True)  # the caller's word: this game wrote it
     assert path.read_text() == SAVED
     assert os.listdir(tmp_path) == ["game.txt"], "no temporary file is left behind"
 
@@ -160,7 +160,7 @@ def test_save_never_overwrites_a_file_that_is_not_a_save(tmp_path):
 
 
 def test_save_into_a_missing_directory_fails_cleanly(tmp_path):
-    with pytest.raises(SaveFileError, match="No such file or directory"):
+    with pytest.raises(SaveFileError, match="there is no such folder"):
         savefile.save(str(tmp_path / "no" / "game.txt"), *example())
     assert os.listdir(tmp_path) == []
 

@@ -35,9 +35,9 @@ def test_stats_counts_finished_games_per_level_and_side(tmp_path):
     win_one(data)
     result = run_piped("stats", XDG_DATA_HOME=data)
     lines = result.stdout.splitlines()
-    assert lines[0] == f"YOUR RECORD ({tmp_path}/data/qubic/record.txt):"
-    assert lines[1].split() == ["LEVEL", "YOU", "MOVED", "WON", "LOST", "DRAWN", "GAMES"]
-    assert lines[2].split() == ["NORMAL", "FIRST", "2", "0", "0", "2"]
+    assert lines[0] == f"YOUR RECORD ({tmp_path}/data/qubic/record.sqlite3):"
+    assert lines[1].split() == ["VARIANT", "LEVEL", "YOU", "MOVED", "WON", "LOST", "DRAWN", "GAMES"]
+    assert lines[2].split() == ["QUBIC", "NORMAL", "FIRST", "2", "0", "0", "2"]
 
 
 @pytest.mark.slow

@@ -50,6 +50,10 @@ class FileError(Exception):
     """A file that cannot be read or written; the message says why, in one line."""
 
 
+class NameTaken(FileError):
+    """An exclusive write found its name taken (by a file, a folder or a link)."""
+
+
 def reason(error: OSError) -> str:
     """An OSError in our words: one line, lower case, no error number."""
     if error.errno in REASONS:
@@ -186,7 +190,7 @@ def write_atomic(
     file in the same folder, fsynced, put in place, and the folder fsynced.
 
     With `exclusive`, the file is put in place by a hard link, which fails with FileError
-    ("the name is taken") if anything, even a dangling link, has the name: two writers never
+    (NameTaken) if anything, even a dangling link, has the name: two writers never
     both get it. Without, it replaces what is at `path`; a symbolic link there is followed,
     so the file it points to is replaced and the link stays. The new file gets `mode`, else
     the mode of the file it replaces, else what the umask leaves of 0o666. FileError if it
@@ -236,11 +240,14 @@ def _link(temporary: Path, target: Path, payload: bytes, mode: int | None) -> No
         os.link(temporary, target, follow_symlinks=False)
         return
     except FileExistsError:
-        raise FileError("the name is taken") from None
+        raise NameTaken("the name is taken") from None
     except OSError as error:
         if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS):
             raise
-    handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        raise NameTaken("the name is taken") from None
     try:
         if mode is not None:
             os.fchmod(handle, mode)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from qubic.core.board import PASS, Board
@@ -164,7 +163,7 @@ def save(session: Session, argument: str) -> Output:
         return ["A QUOTE IS NOT CLOSED. FOR A NAME WITH SPACES: SAVE 'my game.txt'"]
     if len(names) > 1:
         return ["SAVE TAKES ONE FILE NAME. FOR A NAME WITH SPACES: SAVE 'my game.txt'"]
-    return session.save_to(names[0] if names else savefile.suggested_name(datetime.now()))[1]
+    return session.save_to(names[0] if names else None)[1]
 
 
 def export(session: Session, argument: str) -> Output:

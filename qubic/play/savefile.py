@@ -21,17 +21,24 @@ the turns in order in move notation, `--` for a turn that passed when its time r
 Version 1 files, from before variants, have no `variant` line and load as QUBIC.
 
 The same text on one line, its lines joined by `; `, is the game's export: `--load` takes it
-in place of a file name.
+in place of a file name. Only text that starts `qubic-save N;` (a version number, then the
+next line) is an export: `qubic-save-mine.txt` is a file name.
+
+A save file is read only if it is a regular file of at most LIMIT bytes (1 MB; a 4-D game
+is some 3 kB), so a FIFO, a device or a folder is refused at once. A save is written
+through a temporary file in the same folder (see `qubic.core.files`): a new name is claimed
+with a hard link, so two games saving to one name at once never overwrite each other, and a
+file is replaced only when the caller says the game wrote it.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
-from contextlib import suppress
+import re
+import stat
 from datetime import datetime
-from pathlib import Path
 
+from qubic.core import files
 from qubic.core.board import PASS, Board, Mark
 from qubic.core.notation import NotationError, format_cell, parse_cell
 from qubic.core.variant import QUBIC, VariantError, parse_spec
@@ -56,10 +63,16 @@ KEYS = ("variant", *OLD_KEYS)
 KEYS_BY_VERSION = {f"{MAGIC} 1": OLD_KEYS, f"{MAGIC} {VERSION}": KEYS}
 PASS_TOKEN = "--"
 EXPORT_JOIN = "; "
+EXPORT_START = re.compile(rf"{MAGIC} [0-9]+ *(;|$)")
+LIMIT = files.SAVE_LIMIT  # bytes: the largest save file read
 
 
 class SaveFileError(Exception):
     """A game that cannot be saved or loaded; the message says why in one line."""
+
+
+class NameTaken(SaveFileError):
+    """A save to a new name found the name taken meanwhile (by another game's save)."""
 
 
 def dumps(settings: Settings, board: Board) -> str:
@@ -89,8 +102,10 @@ def export(settings: Settings, board: Board) -> str:
 
 
 def is_export(text: str) -> bool:
-    """Whether `text` is an exported game (rather than, say, a file name)."""
-    return text.startswith(MAGIC) and "\n" not in text.strip()
+    """Whether `text` is an exported game (`qubic-save 2; variant: ...`) rather than, say, a
+    file name (`qubic-save-mine.txt`)."""
+    stripped = text.strip()
+    return "\n" not in stripped and EXPORT_START.match(stripped) is not None
 
 
 def loads(text: str, finished: bool = False) -> tuple[Settings, Board]:
@@ -131,50 +146,66 @@ def loads(text: str, finished: bool = False) -> tuple[Settings, Board]:
     return settings, _replay(values["moves"], first, settings, finished)
 
 
-def save(path: str, settings: Settings, board: Board, replace: bool = True) -> None:
-    """Write the game to `path` atomically; SaveFileError if it cannot be written, or if
-    `path` is something other than a saved game (which it would overwrite), or, unless
-    `replace`, any file at all."""
-    target = Path(path)
+def save(path: str, settings: Settings, board: Board, replace: bool = False) -> None:
+    """Write the game to `path` atomically and durably.
+
+    A new name is claimed exclusively: NameTaken if another file appears there meanwhile.
+    An existing file is replaced only with `replace` (the caller's word that this game
+    wrote it) and only if it is a saved game; a symbolic link is then followed, so the file
+    it points to is replaced and keeps its mode. SaveFileError, in one line, for anything
+    else: a folder, a FIFO or a device (never opened), a link to nothing, a file that is not
+    a saved game, or one that cannot be written."""
+    text = dumps(settings, board)
     try:
-        with target.open(encoding="utf-8", errors="replace") as existing:
-            if not existing.readline().startswith(MAGIC):
-                raise SaveFileError("it exists and is not a qubic saved game")
-            if not replace:
-                raise SaveFileError("it holds another saved game: choose another name")
+        info = os.stat(path)
     except FileNotFoundError:
-        pass
+        info = None
+        if os.path.lexists(path):
+            raise SaveFileError("it is a symbolic link to nothing: choose another name") from None
     except OSError as error:
-        raise SaveFileError(_reason(error)) from None
+        raise SaveFileError(files.reason(error)) from None
+    folder = os.path.dirname(os.path.realpath(path)) if info else os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise SaveFileError("there is no such folder")
+    files.clean_stale(folder)
+    if info is None:
+        try:
+            files.write_atomic(path, text, exclusive=True)
+        except files.NameTaken:
+            raise NameTaken("another file took the name meanwhile: choose another") from None
+        except files.FileError as error:
+            raise SaveFileError(str(error)) from None
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise SaveFileError(files.kind_words(info.st_mode))
     try:
-        handle, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-        )
-    except OSError as error:
-        raise SaveFileError(_reason(error)) from None
+        first = files.read_text(path, LIMIT).split("\n", 1)[0]
+    except files.FileError as error:
+        if os.access(path, os.R_OK):
+            first = ""  # too large, or not text: not a saved game
+        else:
+            raise SaveFileError(f"it exists and cannot be read: {error}") from None
+    if not first.startswith(MAGIC):
+        raise SaveFileError("it exists and is not a qubic saved game")
+    if not replace:
+        raise SaveFileError("it holds another saved game: choose another name")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(dumps(settings, board))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, target)
-    except OSError as error:
-        with suppress(OSError):
-            os.unlink(temporary)
-        raise SaveFileError(_reason(error)) from None
+        files.write_atomic(path, text)
+    except files.FileError as error:
+        raise SaveFileError(str(error)) from None
 
 
 def load(path: str, finished: bool = False) -> tuple[Settings, Board]:
     """The game saved in `path`, or exported as `path` (an EXPORT line); SaveFileError if it
-    is missing, unreadable or corrupt (with `finished`, a game over is fine: to review)."""
+    is missing, unreadable, not a regular file, larger than LIMIT or corrupt (with
+    `finished`, a game over is fine: to review)."""
     if is_export(path):
         return loads(path, finished)
     try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as error:
-        raise SaveFileError(_reason(error)) from None
-    except UnicodeDecodeError:
-        raise SaveFileError("not a text file") from None
+        text = files.read_text(path, LIMIT)
+    except files.FileError as error:
+        message = "not a text file" if str(error) == "it is not UTF-8 text" else str(error)
+        raise SaveFileError(message) from None
     return loads(text, finished)
 
 
@@ -252,7 +283,8 @@ def _replay(moves: str, first: Mark, settings: Settings, finished: bool = False)
             board.push_pass()
             continue
         try:
-            cell = parse_cell(token, board.geometry)
+            # Saves name squares by every coordinate: a shorter token is a move cut short.
+            cell = parse_cell(token, board.geometry, numbers=False)
         except NotationError as error:
             raise SaveFileError(f"move {number} {quoted(token)}: {error}") from None
         if not board.is_legal(cell):
@@ -261,7 +293,3 @@ def _replay(moves: str, first: Mark, settings: Settings, finished: bool = False)
     if board.is_over() and not finished:
         raise SaveFileError("the game in it is already over")
     return board
-
-
-def _reason(error: OSError) -> str:
-    return error.strerror or str(error)

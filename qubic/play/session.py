@@ -40,6 +40,13 @@ from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
 from qubic.players.levels import make_player
 
 GOODBYE = "GOODBYE. THANKS FOR PLAYING QUBIC."
+LEAVING_BACK = ("BACK", "PLAY", "STAY")  # at SAVE THE GAME BEFORE YOU GO?: back to the game
+LEAVING_CHOICES = (
+    "PLEASE ANSWER YES OR NO, OR TYPE SAVE AND A FILE NAME TO SAVE THERE, OR BACK TO RETURN "
+    "TO THE GAME."
+)
+ONE_NAME = "FOR A NAME WITH SPACES: SAVE 'my game.txt'"
+SAVE_TRIES = 100  # dated names tried by a SAVE alone, when other games take them
 
 
 class Stage(Enum):
@@ -90,6 +97,11 @@ class Session:
         self.review_at = 0  # the position shown: before move review_at + 1
         self.review_ends = False  # leaving the review ends the sitting (qubic review)
         self.record: Path | None = None  # where finished games are counted, if anywhere
+        self.started_level: str | None = None  # the level the game in play started at
+        self.last_file: str | None = None  # the file this game was loaded from or saved to
+        self._store: record.Store | None = None  # the record, once opened (see `store`)
+        self._store_error: str | None = None  # why it could not be opened, if it could not
+        self._record_notes: Output = []  # what opening it did, to say at the game's end
         self.commands: dict[str, Callable[[str], Output]] = {
             **{name: partial(command, self) for name, command in COMMANDS.items()},
             **dict.fromkeys(LEAVE, self._leave),
@@ -104,8 +116,10 @@ class Session:
         session.board = board
         session.stage = Stage.MOVE
         session.saved_moves = list(board.moves)
+        session.started_level = settings.level
         if path is not None:
             session.written.add(os.path.realpath(path))
+            session.last_file = path
         session.opening = [
             *title(settings.variant),
             f"RESUMING A SAVED GAME AT MOVE {len(board.moves) + 1}.",
@@ -123,6 +137,11 @@ class Session:
         """The question waiting for an answer."""
         if self.stage is Stage.MOVE and self.settings.players > 1:
             return f"{self.board.turn.name}, {Stage.MOVE.value}"
+        if self.stage is Stage.SAVE_BEFORE_LEAVING and self.last_file is not None:
+            replacing = (
+                " (REPLACING IT)" if os.path.exists(os.path.expanduser(self.last_file)) else ""
+            )
+            return f"SAVE THE GAME TO {self.last_file}{replacing} BEFORE YOU GO?"
         return self.stage.value
 
     @property
@@ -180,7 +199,9 @@ class Session:
             return ("NEXT", "PREVIOUS", "FIRST", "LAST", "MOVES", "DONE")
         if self.stage is Stage.PLAY_AGAIN:
             return ("YES", "NO", "REVIEW", *LEAVE)
-        return ("YES", "NO") if self.stage is Stage.SAVE_BEFORE_LEAVING else ("YES", "NO", *LEAVE)
+        if self.stage is Stage.SAVE_BEFORE_LEAVING:
+            return ("YES", "NO", "SAVE", "BACK")
+        return ("YES", "NO", *LEAVE)
 
     def start(self) -> Output:
         return list(self.opening)
@@ -195,7 +216,7 @@ class Session:
             return self.start_review()
         choice = parse_yes_no(text)
         if self.stage is Stage.SAVE_BEFORE_LEAVING:
-            return self._save_before_leaving(choice)
+            return self._save_before_leaving(text)
         if text.strip().upper() in LEAVE:
             return self._leave("")
         if choice is None:
@@ -263,6 +284,8 @@ class Session:
         self.score_shown = ()
         self.written.clear()  # a file saved in the last game holds that game: never replaced
         self.saved_moves = None
+        self.last_file = None
+        self.started_level = None
         if self.settings.players == 1 and self.machines:
             self.stage = Stage.MOVE_FIRST
         else:
@@ -307,6 +330,8 @@ class Session:
 
     def _after_move(self) -> Output:
         board = self.board
+        if self.started_level is None:
+            self.started_level = self.settings.level  # what the record counts it at
         outcome = board.outcome()
         if outcome is None:
             shown: Output = []
@@ -317,18 +342,19 @@ class Session:
                 shown = [Picture.of(board)]
             return shown + self._score_change()
         self.stage = Stage.PLAY_AGAIN
-        self._count(outcome.winner)
+        counted = self._count(outcome.winner)
         output: Output = [Picture.of(board), *self.score_lines()]
         if outcome.winner is None:
-            return [*output, "THE GAME IS A DRAW."]
+            return [*output, "THE GAME IS A DRAW.", *counted]
         lines = [self.line_text(line) for line in outcome.lines]
         if not self.variant.scoring:
-            return [*output, f"{self._verdict(outcome.winner)} THE LINE: {lines[0]}"]
+            return [*output, f"{self._verdict(outcome.winner)} THE LINE: {lines[0]}", *counted]
         how = "THE BOARD IS FULL AND" if outcome.full else "REACHING"
         return [
             *output,
             f"{self._verdict(outcome.winner)} {how} "
             f"{board.scores[outcome.winner]} LINES. THE LINES: {', '.join(lines)}",
+            *counted,
         ]
 
     def _score_change(self) -> list[str]:
@@ -339,13 +365,44 @@ class Session:
         self.score_shown = scores
         return self.score_lines()
 
-    def _count(self, winner: Mark | None) -> None:
-        """Count a finished game in the record: one person against the machine only."""
+    @property
+    def store(self) -> record.Store | None:
+        """The record (`self.record`), opened at its first use; None where games are not
+        counted, or while it cannot be opened (the end of a game says why, and tries again)."""
+        if self._store is None and self.record is not None and self._store_error is None:
+            try:
+                self._store = record.Store.open(self.record)
+            except record.RecordError as error:
+                self._store_error = str(error)
+            else:
+                if self._store.game_notice is not None:
+                    self._record_notes.append(self._store.game_notice)
+        return self._store
+
+    def _count(self, winner: Mark | None) -> Output:
+        """Count a finished game in the record, one person against the machine only, at the
+        level it started at; what the game's end says about it (why the record could not
+        count it, or that a damaged record was set aside)."""
         seats = self.settings.seats
         if self.record is None or not seats.one_on_one:
-            return
+            return []
         result = "drawn" if winner is None else ("lost" if seats.is_machine(winner) else "won")
-        record.add(self.record, self.settings.level, self.board.first is Mark.X, result)
+        self._store_error = None  # a record that could not be opened is tried again
+        store = self.store
+        notes, self._record_notes = self._record_notes, []
+        row = record.GameRow(
+            variant=self.variant.spec,
+            level=self.started_level or self.settings.level,
+            first=self.board.first is Mark.X,
+            result=result,
+        )
+        try:
+            if store is None:
+                raise record.RecordError(str(self._store_error))
+            store.add(row)
+        except record.RecordError as error:
+            return [*notes, f"THIS GAME IS NOT COUNTED IN YOUR RECORD: {str(error).upper()}."]
+        return notes
 
     def score_lines(self) -> list[str]:
         """The score line, in games that keep score."""
@@ -447,28 +504,58 @@ class Session:
         """Whether the game has moves that no save holds."""
         return bool(self.board.moves) and self.board.moves != self.saved_moves
 
-    def _save_before_leaving(self, choice: bool | None) -> Output:
-        if choice is None:
-            return ["PLEASE ANSWER YES OR NO."]
-        output: Output = []
-        if choice:
-            saved, output = self.save_to(savefile.suggested_name(datetime.now()))
-            if not saved:
-                return output  # asked again: NO leaves without saving
+    def _save_before_leaving(self, text: str) -> Output:
+        """The answer to SAVE THE GAME BEFORE YOU GO?: YES saves (to the file the game came
+        from or was last saved to, which the question names, else to a new dated name) and
+        leaves; NO leaves; SAVE FILE saves to FILE and leaves; BACK returns to the game. A
+        save that fails leaves the question open, and says what else can be done."""
+        words = text.split(maxsplit=1)
+        typed = words[0].upper() if words else ""
+        if typed in LEAVING_BACK and len(words) == 1:
+            self.stay()
+            return ["BACK TO THE GAME."]
+        if typed == "SAVE":
+            try:
+                names = shlex.split(words[1]) if len(words) > 1 else []
+            except ValueError:
+                return [f"A QUOTE IS NOT CLOSED. {ONE_NAME}"]
+            if len(names) > 1:
+                return [f"SAVE TAKES ONE FILE NAME. {ONE_NAME}"]
+            saved, output = self.save_to(names[0] if names else None)
+        else:
+            choice = parse_yes_no(text)
+            if choice is None:
+                return [LEAVING_CHOICES]
+            saved, output = self.save_to(self.last_file) if choice else (True, [])
+        if not saved:
+            return [*output, LEAVING_CHOICES]  # still asked: nothing is lost
         self.stage = Stage.DONE
         return [*output, GOODBYE]
 
-    def save_to(self, name: str) -> tuple[bool, Output]:
-        """Save the game to the file `name` (`~` expanded); whether it worked, and the words."""
-        path = os.path.expanduser(name)
-        real = os.path.realpath(path)
-        try:
-            savefile.save(path, self.settings, self.board, replace=real in self.written)
-        except savefile.SaveFileError as error:
-            return False, [f"CANNOT SAVE TO {name}: {str(error).upper()}."]
-        self.written.add(real)
-        self.saved_moves = list(self.board.moves)
-        return True, [f"GAME SAVED TO {name}.", self.resume_hint(path)]
+    def save_to(self, name: str | None = None) -> tuple[bool, Output]:
+        """Save the game to the file `name` (`~` expanded), which must be new or one this game
+        wrote or came from; with none, to a new name made from the date and time (the next
+        one, if another game takes it meanwhile). Whether it worked, and the words."""
+        for _ in range(SAVE_TRIES):
+            shown = name if name is not None else savefile.suggested_name(datetime.now())
+            path = os.path.expanduser(shown)
+            try:
+                real = os.path.realpath(path)
+            except OSError:  # the working folder is gone: savefile says so
+                real = path
+            try:
+                savefile.save(path, self.settings, self.board, replace=real in self.written)
+            except savefile.NameTaken as error:
+                if name is None:
+                    continue  # another game saved in the same second: take the next name
+                return False, [f"CANNOT SAVE TO {shown}: {str(error).upper()}."]
+            except savefile.SaveFileError as error:
+                return False, [f"CANNOT SAVE TO {shown}: {str(error).upper()}."]
+            self.written.add(real)
+            self.last_file = shown
+            self.saved_moves = list(self.board.moves)
+            return True, [f"GAME SAVED TO {shown}.", self.resume_hint(path)]
+        return False, ["CANNOT SAVE: EVERY NAME TRIED WAS TAKEN. TYPE SAVE AND A FILE NAME."]
 
     def resume_hint(self, game: str) -> Verbatim:
         """How to resume `game` (a file or an export line), with the program as it was run: a

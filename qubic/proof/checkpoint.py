@@ -17,6 +17,7 @@ import lzma
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
+from qubic.core import files
 from qubic.search.prover import X_WIDTH
 from qubic.search.strategy import SHIPPED as STRATEGY
 
@@ -139,10 +140,9 @@ class Checkpoint:
         lines += [f"B {x:x} {o:x} {cell}" for (x, o), cell in self.book.items()]
         lines.append(f"T {self.cpu_seconds:.0f}")
         lines.sort()  # like records together: smaller once compressed
-        partial = self.path.with_name(self.path.name + ".partial")
-        with lzma.open(partial, "wt", encoding="ascii", preset=9) as compact:
-            compact.write("".join(line + "\n" for line in lines))
-        partial.replace(self.path)
+        text = "".join(line + "\n" for line in lines)
+        # The same bytes lzma.open(..., "wt", preset=9) writes, put in place atomically.
+        files.write_atomic(self.path, lzma.compress(text.encode("ascii"), preset=9))
         self.close()
         self.journal.unlink(missing_ok=True)
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from qubic.core import files
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
@@ -431,7 +432,7 @@ def write(out: Path, first: int, chosen: list[Choice]) -> None:
     for choice in sorted(chosen, key=lambda c: (len(c.moves), c.moves)):
         moves = " ".join(format_cell(cell) for cell in choice.moves)
         lines.append(f"{moves} -> {format_cell(choice.reply)}  # {choice.verdict}")
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files.write_atomic(out, "\n".join(lines) + "\n")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

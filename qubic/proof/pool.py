@@ -21,6 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO, TypeVar
 
+from qubic.core import files
 from qubic.proof.progress import Progress
 
 T = TypeVar("T")
@@ -153,9 +154,8 @@ class Journal:
         self.answers = {key: value}
         if self.path is None:
             return
-        partial = self.path.with_name(self.path.name + ".partial")
-        partial.write_text(f"{key}\t{json.dumps(value, separators=(',', ':'))}\n", "ascii")
-        partial.replace(self.path)
+        text = f"{key}\t{json.dumps(value, separators=(',', ':'))}\n"
+        files.write_atomic(self.path, text.encode("ascii"))
 
     def close(self) -> None:
         if self._file is not None:

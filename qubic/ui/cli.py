@@ -433,9 +433,7 @@ def play(argv: list[str] | None) -> int:
     if args.mode == "stats":
         if given or changes or len(vars(args)) > 2:
             parser.error("qubic stats takes no option")
-        print(f"YOUR RECORD ({record.record_path()}):")
-        print("\n".join(record.table(record.read(record.record_path()))))
-        return 0
+        return print_record()
     defaults = read_config() if args.mode == "play" and not hasattr(args, "load") else {}
     if args.mode == "engine":
         playing = {"load", "pause", "board", "tui"} & set(vars(args))  # only a game's
@@ -475,6 +473,8 @@ def play(argv: list[str] | None) -> int:
     session.program = program_name()
     if not hasattr(args, "no_record") and args.mode == "play":
         session.record = record.record_path()
+        if session.record is None:
+            print(f"qubic: games are not counted: {record.NO_HOME}", file=sys.stderr)
     terminal = sys.stdout.isatty()
     watching = session.settings.players == 0
     pointless = [name for name in WATCHING if hasattr(args, name)] if not watching else []
@@ -525,6 +525,26 @@ def config_level(name: str, given: dict[str, Any]) -> str:
             file=sys.stderr,
         )
     return DEFAULT_LEVEL
+
+
+def print_record() -> int:
+    """qubic stats: the record as a table. A damaged store set aside, or a record that cannot
+    be read, is said in one line on stderr."""
+    path = record.record_path()
+    if path is None:
+        print(f"qubic: no record is kept: {record.NO_HOME}", file=sys.stderr)
+        return 1
+    try:
+        with record.Store.open(path, create=False) as store:
+            if store.notice is not None:
+                print(f"qubic: {store.notice}", file=sys.stderr)
+            counts = store.counts()
+    except record.RecordError as error:
+        print(f"qubic: cannot read your record: {error}", file=sys.stderr)
+        return 1
+    print(f"YOUR RECORD ({path}):")
+    print("\n".join(record.table(counts)))
+    return 0
 
 
 def read_config() -> dict[str, str | bool]:
