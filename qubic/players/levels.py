@@ -69,6 +69,11 @@ STEPS = (
         Habits((0.5, 0.25, 0.1), choices=10),
     ),
     human(
+        "learner",
+        "blocks your threes, sees a level's lines, rarely the rest, plays loosely",
+        Habits((0.65, 0.35, 0.2), choices=7),
+    ),
+    human(
         "rookie",
         "blocks your threes, sees a level's lines, pillars now and then, plays loosely",
         Habits((0.75, 0.45, 0.25), choices=5),
@@ -80,8 +85,18 @@ STEPS = (
     ),
     human(
         "steady",
-        "blocks your threes, sees nearly every line, picks among its two best squares",
-        Habits((0.95, 0.8, 0.6), choices=2),
+        "blocks your threes, sees most lines, picks among its two best squares",
+        Habits((0.9, 0.7, 0.5), choices=2),
+    ),
+    human(
+        "alert",
+        "blocks your threes, sees most lines, plays the best square it sees",
+        Habits((0.85, 0.65, 0.45)),
+    ),
+    human(
+        "solid",
+        "the guide's player, but now and then misses a line off the levels",
+        Habits((0.95, 0.8, 0.6)),
     ),
     human(
         "keen",
@@ -92,6 +107,11 @@ STEPS = (
         "sharp",
         "finds and stops chains of up to three threats; misses lines off the levels",
         Habits((0.8, 0.6, 0.4), threats=3, defends=True, nodes=20_000),
+    ),
+    human(
+        "canny",
+        "finds and stops chains of up to three threats, opens in the corners and centre",
+        Habits((0.85, 0.65, 0.45), threats=3, defends=True, nodes=20_000, corners=True),
     ),
     human(
         "crafty",
