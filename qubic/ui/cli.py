@@ -601,7 +601,7 @@ def puzzle_session(
     extra = set(given) - {"seed"} | {"load", "pause", "tui"} & set(vars(args)) | set(changes)
     if extra:
         parser.error(
-            f"qubic puzzle takes --moves, --seed, --daily, --date and --board, not "
+            f"qubic puzzle takes --moves, --seed, --daily, --date, --board and --no-color, not "
             f"--{extra.pop()}".replace("_", "-")
         )
     daily = getattr(args, "date", None) or (date.today() if hasattr(args, "daily") else None)
