@@ -11,13 +11,15 @@ power of their count; gauntlet's greedy-weighted), `greedy-mixed` (the same, cou
 opponent's lines too), `random` (wins and blocks, else any cell) and `threats` (wins and
 blocks, else its own forced win by threats, else any cell). Players are ordered by their last
 published rating (the outside ones by `OUTSIDE`); each plays its next neighbour above `--games`
-games and the one after that half as many, half of each as X. Game `i` is seeded from `i`, so a
-game replays, and every finished game is one line of `--record`: a cut-off run goes on where it
-stopped. Ratings are Bradley-Terry (a draw half a win for each), greedy at 1000, fitted with
-one virtual draw in every pair played so that a clean sweep stays finite; the 95% intervals
-come from the Fisher information (relative to greedy). It prints the cross table, the ratings,
-each step's move times (median, 90th percentile, slowest) and the ladder's table for
-docs/levels.md, and writes the steps' ratings to `--out`, the file the game reads.
+games, the one after half as many, and every other player within WINDOW a quarter as many, half
+of each as X. Game `i` is seeded from `i`, so a game replays, and every finished game is one
+line of `--record`: a cut-off run goes on where it stopped. Ratings are Bradley-Terry (a draw
+half a win for each), greedy at 1000, fitted with one virtual draw in every pair played so that
+a clean sweep stays finite; the 95% intervals come from the Fisher information (relative to
+greedy; without greedy, in a run with `--only`, the weakest player keeps its published rating).
+It prints the cross table, the ratings, each step's move times (median, 90th percentile,
+slowest) and the ladder's table for docs/levels.md, and writes the steps' ratings to `--out`,
+the file the game reads.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ OUTSIDE = {"greedy": 1000, "greedy-mixed": 1341, "random": 486, "threats": 1123}
 ANCHOR = "greedy"  # rated 1000 (OUTSIDE)
 OUT = Path(__file__).resolve().parent.parent / "qubic" / "players" / RATINGS_FILE
 PRIOR = 0.5  # virtual wins for each side of every pair played: one draw
+WINDOW = 400  # players this close in rating (or neighbours) meet
 
 
 class Mover(Protocol):
@@ -130,11 +133,19 @@ def order(only: Sequence[str] | None) -> list[str]:
 
 
 def schedule(players: Sequence[str], games: int) -> list[Game]:
-    """Each player against its next neighbour `games` games and the one after half as many,
-    either side X in turn, in rounds (every pair's k-th game before any pair's next), so that a
-    run cut short leaves every pair with about as many games."""
+    """Each player against its next neighbour `games` games, the one after half as many, and
+    every other player within WINDOW of its published rating a quarter as many, either side X
+    in turn, in rounds (every pair's k-th game before any pair's next), so that a run cut short
+    leaves every pair with about as many games."""
+    known = published()
     pairs = [(pair, games) for pair in pairwise(players)]
     pairs += [(pair, games // 2) for pair in zip(players, players[2:])]
+    pairs += [
+        ((low, high), games // 4)
+        for i, low in enumerate(players)
+        for high in players[i + 3 :]
+        if known[high] - known[low] <= WINDOW
+    ]
     found: list[Game] = []
     for k in range(games):
         for (low, high), count in pairs:
