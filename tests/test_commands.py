@@ -254,7 +254,7 @@ def test_completion_words_follow_the_question():
     assert commands == set(session.words()) - {"BOARD", "LEVEL"}
     assert session.words("sh") == session.words()
     assert session.words("show ") == session.words("SHOW al") == ("ALWAYS", "OFF")
-    assert set(session.words("level ")) == {name.upper() for name in LEVELS}
+    assert set(session.words("level ")) == {name.upper() for name in LEVELS} | {"AUTO"}
     assert session.words("save ") == (FILE,)
     assert session.words("undo ") == session.words("show off ") == ()
 

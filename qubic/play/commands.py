@@ -13,8 +13,10 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, numbered
 from qubic.play import savefile
 from qubic.play.analysis import Unanswered, analyze, describe
+from qubic.play.rating import AUTO, nearest_words, step_words, steps_line, typed_rating
 from qubic.play.render import Output, Picture
 from qubic.play.text import Verbatim, quoted, table
+from qubic.players.ladder import STEPS, step_named
 from qubic.players.levels import LEVELS, hint_level, make_player
 
 if TYPE_CHECKING:
@@ -53,6 +55,8 @@ PASS_STAYS = "A TURN THAT PASSED WHEN ITS TIME RAN OUT CANNOT BE TAKEN BACK."
 NUMBER_WORDS = {2: "TWO", 3: "THREE", 4: "FOUR"}
 SHOW_OPTIONS = ("ALWAYS", "OFF")
 LEAVE = ("QUIT", "EXIT")
+HELPS = ("HINT", "UNDO", "ANALYZE")  # help that leaves a game unrated, in the order said
+LEVEL = "LEVEL"  # a level changed after the first move, which also leaves it unrated
 FILE = "FILE"  # what completes after SAVE: a file name, not a word of ours
 
 
@@ -107,6 +111,7 @@ def undo(session: Session, argument: str) -> Output:
         taken.append(f"{session.settings.seats.whose(mark)} {ply_text(board.pop(), board)}")
     taken.reverse()
     session.play_on()
+    session.help_taken.add("UNDO")
     return [f"TAKEN BACK: {' AND '.join(taken)}."]
 
 
@@ -115,6 +120,7 @@ def hint(session: Session, argument: str) -> Output:
         return ["HINT TAKES NOTHING AFTER IT."]
     level = hint_level(session.variant)
     reply = make_player(level, session.settings.seed).choose(session.board.copy())
+    session.help_taken.add("HINT")
     return [Hint(f"HINT: {format_cell(reply.cell, session.board.geometry)}", reply.cell)]
 
 
@@ -122,9 +128,11 @@ def analyze_position(session: Session, argument: str) -> Output:
     if argument:
         return ["ANALYZE TAKES NOTHING AFTER IT."]
     try:
-        return list(describe(analyze(session.board), session.board.geometry))
+        said: Output = list(describe(analyze(session.board), session.board.geometry))
     except Unanswered as error:
         return [f"{str(error).upper()}."]
+    session.help_taken.add("ANALYZE")
+    return said
 
 
 def moves(session: Session, argument: str) -> Output:
@@ -176,21 +184,62 @@ def export(session: Session, argument: str) -> Output:
 def level(session: Session, argument: str) -> Output:
     if not session.machines:
         return [f"NO MACHINE PLAYS IN A {NUMBER_WORDS[session.settings.players]}-PLAYER GAME."]
-    choices = ", ".join(name.upper() for name in LEVELS)
     name = argument.lower()
     if not name:
+        return level_now(session)
+    if name == AUTO:
+        return level_auto(session)
+    rating = typed_rating(name)
+    said: Output = []
+    if rating is not None:
+        step, line = nearest_words(rating)
+        name, said = step.name, [line]
+    elif name not in LEVELS:
         return [
-            f"THE MACHINE PLAYS AT LEVEL {session.settings.level.upper()}.",
-            f"TO CHANGE IT, TYPE LEVEL AND ONE OF {choices}.",
+            f"THERE IS NO LEVEL {quoted(argument)}. TYPE A NAME, A RATING SUCH AS 1400, "
+            f"OR {AUTO.upper()}; LEVEL ALONE LISTS THEM."
         ]
-    if name not in LEVELS:
-        return [f"THERE IS NO LEVEL {quoted(name.upper())}. CHOOSE ONE OF {choices}."]
     refusal = LEVELS[name].refusal(session.variant)
     if refusal is not None:
         return [f"{refusal.upper()}."]
-    session.settings.level = name
-    session.machines = session.make_machines()
-    return [f"THE LEVEL IS NOW {name.upper()}."]
+    session.auto = False
+    session.set_level(name)
+    return said or [f"THE LEVEL IS NOW {name.upper()}."]
+
+
+def level_now(session: Session) -> Output:
+    """LEVEL alone: the machine's level, and the choices (the ladder's steps with their
+    ratings, in QUBIC itself)."""
+    current = session.settings.level
+    step = step_named(current)
+    if not session.variant.is_qubic:
+        playing = [
+            name.upper() for name, level in LEVELS.items() if level.supports(session.variant)
+        ]
+        return [
+            f"THE MACHINE PLAYS AT LEVEL {current.upper()}.",
+            f"TO CHANGE IT, TYPE LEVEL AND ONE OF {', '.join(playing)}.",
+        ]
+    if session.auto and step is not None:
+        now = f"LEVEL {AUTO.upper()}: {step_words(step)}, THE STEP NEAREST YOUR RATING"
+    else:
+        now = f"LEVEL {current.upper()}"
+    return [
+        f"THE MACHINE PLAYS AT {now}.",
+        steps_line(),
+        f"TO CHANGE IT, TYPE LEVEL AND A STEP'S NAME, A RATING (THE NEAREST STEP PLAYS) OR "
+        f"{AUTO.upper()} (THE STEP NEAREST YOUR RATING, GAME BY GAME).",
+    ]
+
+
+def level_auto(session: Session) -> Output:
+    """LEVEL AUTO: the step nearest the player's rating, chosen again before each game."""
+    if not (session.variant.is_qubic and session.settings.seats.one_on_one):
+        return ["LEVEL AUTO FOLLOWS YOUR RATING, WHICH ONLY QUBIC AGAINST THE MACHINE MOVES."]
+    if session.record is None:
+        return ["LEVEL AUTO FOLLOWS YOUR RATING, AND THIS SITTING KEEPS NO RECORD (--no-record)."]
+    step = session.follow_rating()
+    return [f"THE MACHINE PLAYS AT {step_words(step)}, THE STEP NEAREST YOUR RATING, GAME BY GAME."]
 
 
 def command_help(session: Session) -> list[tuple[str, str]]:
@@ -248,6 +297,6 @@ COMMANDS: dict[str, Command] = {
 ARGUMENTS: dict[str, tuple[str, ...]] = {
     "SHOW": SHOW_OPTIONS,
     "BOARD": SHOW_OPTIONS,
-    "LEVEL": tuple(name.upper() for name in LEVELS),
+    "LEVEL": (*(step.name.upper() for step in STEPS), AUTO.upper()),
     "SAVE": (FILE,),
 }

@@ -1,7 +1,7 @@
 """Your defaults: ~/.config/qubic/config.toml ($XDG_CONFIG_HOME/qubic/config.toml), a few
 `key = value` lines in TOML's simple form, read without a TOML library:
 
-    level = "hard"         # easy, normal, shrewd, hard, expert, perfect or classic
+    level = "hard"         # any level's name, or auto (the step nearest your rating)
     board = "tall"         # wide or tall
     always-show = true
     colour = false         # or color
@@ -21,9 +21,10 @@ from pathlib import Path
 
 from qubic.core.files import FileError, read_text
 from qubic.core.inputs import quoted
+from qubic.play.rating import AUTO
 from qubic.players.levels import LEVELS
 
-KEYS = {"level": tuple(LEVELS), "board": ("wide", "tall"), "always-show": None, "colour": None}
+KEYS = {"level": (*LEVELS, AUTO), "board": ("wide", "tall"), "always-show": None, "colour": None}
 ALIASES = {"color": "colour"}  # the spelling of --no-color and NO_COLOR
 CONFIG_LIMIT = 64_000  # bytes: a config file is a few lines
 BOM = "\ufeff"

@@ -12,10 +12,12 @@ deviation never grows with idle time: periods are games, not weeks.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import NamedTuple
 
+from qubic.core.inputs import NumberError, whole
+from qubic.play.record import Rating
 from qubic.players.ladder import STEPS, Step, nearest
 
 SCALE = 173.7178  # Glicko-2's internal units: (rating - CENTRE) / SCALE
@@ -24,15 +26,8 @@ TAU = 0.5  # how fast the volatility may change (Glickman suggests 0.3 to 1.2)
 EPSILON = 0.000001  # the volatility's iteration stops within this
 STEP_DEVIATION = 40.0  # a ladder step's rating, measured to about ±75 (95%)
 AUTO = "auto"  # the level that plays the step nearest the player's rating
+CHANGES = 5  # the rating's last changes that qubic stats shows
 RATING_LIMIT = 10_000  # a rating typed to choose a step lies within ± this
-
-
-class Rating(NamedTuple):
-    """A Glicko-2 rating: the rating, its deviation and the volatility."""
-
-    rating: float
-    deviation: float
-    volatility: float
 
 
 class Game(NamedTuple):
@@ -63,9 +58,8 @@ def new_volatility(sigma: float, phi: float, v: float, delta: float) -> float:
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return ex * (delta * delta - phi * phi - v - ex) / (2 * (phi * phi + v + ex) ** 2) - (
-            x - a
-        ) / (TAU * TAU)
+        spread = phi * phi + v + ex
+        return ex * (delta * delta - spread) / (2 * spread * spread) - (x - a) / (TAU * TAU)
 
     low = a
     if delta * delta > phi * phi + v:
@@ -115,10 +109,10 @@ def after_game(player: Rating | None, step_rating: float, score: float) -> Ratin
 def typed_rating(text: str) -> int | None:
     """A rating typed to choose a step (`--level 1400`, `LEVEL 1400`, `go elo 1400`): a whole
     number within ± RATING_LIMIT; None for anything else."""
-    if re.fullmatch(r"-?[0-9]{1,6}", text.strip()) is None:
+    try:
+        return whole(text, -RATING_LIMIT, RATING_LIMIT)
+    except NumberError:
         return None
-    rating = int(text)
-    return rating if abs(rating) <= RATING_LIMIT else None
 
 
 def step_words(step: Step) -> str:
@@ -135,3 +129,24 @@ def nearest_words(rating: int) -> tuple[Step, str]:
 def steps_line() -> str:
     """The ladder's steps with their ratings, weakest first, in one line."""
     return "THE STEPS: " + ", ".join(f"{s.name.upper()} {s.rating}" for s in STEPS) + "."
+
+
+def rating_lines(ratings: Sequence[Rating]) -> list[str]:
+    """`qubic stats`'s lines on the rating, from the ratings after the last rated games,
+    newest first (one more than the changes to show, or all of them)."""
+    if not ratings:
+        return [
+            f"YOUR RATING: NONE YET. YOUR FIRST RATED GAME STARTS IT FROM "
+            f"{START.rating:.0f} ± {START.deviation:.0f}."
+        ]
+    shown = [round(rating.rating) for rating in ratings]
+    if len(ratings) <= CHANGES:
+        shown.append(round(START.rating))  # the first game moved it from a new player's
+    changes = [f"{after - before:+d}" for after, before in pairwise(shown)]
+    latest = ratings[0]
+    return [
+        f"YOUR RATING: {shown[0]} ± {round(latest.deviation)}.",
+        f"ITS LAST {len(changes)} CHANGES, NEWEST FIRST: {', '.join(changes)}."
+        if len(changes) > 1
+        else f"ITS ONE CHANGE: {changes[0]}.",
+    ]

@@ -30,13 +30,15 @@ from qubic.core.notation import (
     parse_cell,
 )
 from qubic.play import record, savefile
-from qubic.play.commands import ARGUMENTS, COMMANDS, LEAVE, NUMBER_WORDS
+from qubic.play.commands import ARGUMENTS, COMMANDS, HELPS, LEAVE, LEVEL, NUMBER_WORDS
 from qubic.play.instructions import instructions, title
+from qubic.play.rating import START, Rating, after_game, step_words
 from qubic.play.render import Output, Picture
 from qubic.play.review import Review, annotated, position_words, review, summary
 from qubic.play.settings import Settings
 from qubic.play.text import Verbatim, quoted
 from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
+from qubic.players.ladder import Step, nearest, step_named
 from qubic.players.levels import make_player
 
 GOODBYE = "GOODBYE. THANKS FOR PLAYING QUBIC."
@@ -47,6 +49,7 @@ LEAVING_CHOICES = (
 )
 ONE_NAME = "FOR A NAME WITH SPACES: SAVE 'my game.txt'"
 SAVE_TRIES = 100  # dated names tried by a SAVE alone, when other games take them
+SCORES = {"won": 1.0, "drawn": 0.5, "lost": 0.0}  # a result as the rating counts it
 
 
 class Stage(Enum):
@@ -65,6 +68,15 @@ def people_words(error: NotationError) -> str:
     """A notation error as the game says it: in capitals, and squares where the engine's
     protocol (for programs) says cells."""
     return str(error).upper().replace("CELLS ARE", "SQUARES ARE")
+
+
+def unrated_reason(help_taken: set[str]) -> str | None:
+    """Why help taken in a game leaves it unrated, in words; None if none was taken."""
+    used = [name for name in HELPS if name in help_taken]
+    reasons = [f"YOU USED {' AND '.join(used)}"] if used else []
+    if LEVEL in help_taken:
+        reasons.append("YOU CHANGED THE LEVEL")
+    return ", AND ".join(reasons) or None
 
 
 def parse_yes_no(text: str) -> bool | None:
@@ -107,6 +119,10 @@ class Session:
             **dict.fromkeys(LEAVE, self._leave),
         }
         self.arguments = ARGUMENTS  # what completes after each command
+        self.auto = False  # the machine plays the step nearest the player's rating, game by game
+        self.game_step: Step | None = None  # the step this game is rated against, if rated
+        self.resumed = False  # this game began before the sitting: it was loaded
+        self.help_taken: set[str] = set()  # HELPS and LEVEL taken this game: not rated
 
     @classmethod
     def resume(cls, settings: Settings, board: Board, path: str | None = None) -> Session:
@@ -116,6 +132,7 @@ class Session:
         session.board = board
         session.stage = Stage.MOVE
         session.saved_moves = list(board.moves)
+        session.resumed = True
         session.started_level = settings.level
         if path is not None:
             session.written.add(os.path.realpath(path))
@@ -225,8 +242,8 @@ class Session:
                 return [f"{typed} WORKS AT YOUR MOVE. HERE, PLEASE ANSWER YES OR NO (OR QUIT)."]
             return ["PLEASE ANSWER YES OR NO."]
         if self.stage is Stage.INSTRUCTIONS:
-            self._next_game()
-            return [*instructions(self.variant), ""] if choice else []
+            chosen = self._next_game()
+            return [*instructions(self.variant), "", *chosen] if choice else chosen
         if self.stage is Stage.MOVE_FIRST:
             # Yes: X (you) moves first. No: the machine's sides move first, and you last.
             first = Mark.X if choice else Mark.O
@@ -235,8 +252,7 @@ class Session:
             return []
         if self.stage is Stage.PLAY_AGAIN:
             if choice:
-                self._next_game()
-                return []
+                return self._next_game()
             self.stage = Stage.DONE
             return [GOODBYE]
         raise RuntimeError("the session is over")
@@ -262,9 +278,10 @@ class Session:
             return ["TIME IS UP. YOUR TURN PASSES TO THE MACHINE."]
         return [f"TIME IS UP. THE TURN PASSES TO {self.board.turn.name}."]
 
-    def new_game(self) -> None:
-        """Start the next game now, as YES to another game does, leaving any game in play."""
-        self._next_game()
+    def new_game(self) -> Output:
+        """Start the next game now, as YES to another game does, leaving any game in play;
+        with auto, the line naming the step chosen."""
+        return self._next_game()
 
     def make_machines(self) -> dict[Mark, Player]:
         settings = self.settings
@@ -280,7 +297,11 @@ class Session:
             mark: make_player(settings.level, settings.seed) for mark in sides[settings.players :]
         }
 
-    def _next_game(self) -> None:
+    def _next_game(self) -> Output:
+        chosen = self._choose_step()
+        self.help_taken.clear()
+        self.resumed = False
+        self.game_step = self._rated_step()
         self.score_shown = ()
         self.written.clear()  # a file saved in the last game holds that game: never replaced
         self.saved_moves = None
@@ -291,6 +312,51 @@ class Session:
         else:
             self.board = Board(self.variant)
             self.stage = Stage.MOVE
+        return chosen
+
+    def _choose_step(self) -> Output:
+        """With auto, the step nearest the player's rating plays the next game: the line
+        naming it."""
+        if not self.auto:
+            return []
+        return [f"THE MACHINE PLAYS AT {step_words(self.follow_rating())}."]
+
+    def follow_rating(self) -> Step:
+        """Auto from now on: the step nearest the player's rating plays (chosen again before
+        each game); the step."""
+        self.auto = True
+        try:
+            rating = self.player_rating()
+        except record.RecordError:
+            rating = START  # the game's end says why the record cannot be read
+        step = nearest(rating.rating)
+        self.set_level(step.name)
+        return step
+
+    def set_level(self, name: str) -> None:
+        """The machine plays at level `name` from now on. A change after the game's first move
+        leaves the game unrated."""
+        if name == self.settings.level:
+            return
+        self.settings.level = name
+        self.machines = self.make_machines()
+        if self.stage is Stage.MOVE and self.board.moves:
+            self.help_taken.add(LEVEL)
+        else:
+            self.game_step = self._rated_step()
+
+    def _rated_step(self) -> Step | None:
+        """The step a game starting now is rated against: one person against a step of the
+        ladder in QUBIC itself, counted in the record; None for a game never rated."""
+        if self.record is None or not self.settings.seats.one_on_one or not self.variant.is_qubic:
+            return None
+        return step_named(self.settings.level)
+
+    def player_rating(self) -> Rating:
+        """The player's rating in the record (a new player's without one); RecordError if
+        the record cannot be read."""
+        rating = self.store.rating() if self.store is not None else None
+        return START if rating is None else rating
 
     def _move_hint(self) -> str:
         example = "".join(str(min(i + 2, self.variant.size)) for i in range(self.variant.dims))
@@ -381,12 +447,13 @@ class Session:
 
     def _count(self, winner: Mark | None) -> Output:
         """Count a finished game in the record, one person against the machine only, at the
-        level it started at; what the game's end says about it (why the record could not
-        count it, or that a damaged record was set aside)."""
+        level it started at, with the player's rating after it if it was rated; what the
+        game's end says about it (the rating, or why the record could not count it)."""
         seats = self.settings.seats
         if self.record is None or not seats.one_on_one:
             return []
         result = "drawn" if winner is None else ("lost" if seats.is_machine(winner) else "won")
+        rating, said = self._rate(result)
         self._store_error = None  # a record that could not be opened is tried again
         store = self.store
         notes, self._record_notes = self._record_notes, []
@@ -395,6 +462,8 @@ class Session:
             level=self.started_level or self.settings.level,
             first=self.board.first is Mark.X,
             result=result,
+            rated=rating is not None,
+            rating=rating,
         )
         try:
             if store is None:
@@ -402,7 +471,27 @@ class Session:
             store.add(row)
         except record.RecordError as error:
             return [*notes, f"THIS GAME IS NOT COUNTED IN YOUR RECORD: {str(error).upper()}."]
-        return notes
+        return [*notes, *said]
+
+    def _rate(self, result: str) -> tuple[Rating | None, Output]:
+        """The player's rating after this game if it is rated, and the line the game's end
+        says about it: the new rating, or why the game is not rated (nothing for a game of a
+        kind never rated)."""
+        if self.game_step is None:
+            if self.resumed and self._rated_step() is not None:
+                return None, ["THIS GAME IS NOT RATED: IT WAS RESUMED FROM A SAVE."]
+            return None, []
+        reason = unrated_reason(self.help_taken)
+        if reason is not None:
+            return None, [f"THIS GAME IS NOT RATED: {reason}."]
+        try:
+            before = self.player_rating()
+        except record.RecordError as error:
+            return None, [f"THIS GAME IS NOT RATED: {str(error).upper()}."]
+        after = after_game(before, self.game_step.rating, SCORES[result])
+        new = round(after.rating)
+        change = new - round(before.rating)
+        return after, [f"YOUR RATING: {new} ({change:+d}), ± {round(after.deviation)}."]
 
     def score_lines(self) -> list[str]:
         """The score line, in games that keep score."""

@@ -29,6 +29,7 @@ from qubic.play import config, record, savefile
 from qubic.play.commands import COMMAND_HELP
 from qubic.play.puzzle_session import PuzzleSession
 from qubic.play.puzzles import LENGTHS
+from qubic.play.rating import AUTO, CHANGES, nearest_words, rating_lines, typed_rating
 from qubic.play.review import annotated, review
 from qubic.play.session import Session
 from qubic.play.settings import PLAYERS, SECONDS_LIMIT, Settings, parse_seconds, parse_seed
@@ -56,6 +57,10 @@ output to write to, 128+N when stopped by signal N (143 for SIGTERM)."""
 PAUSE = 0.5  # seconds between moves when the machine plays itself
 BOARDS = ["wide", "tall"]  # the console's layouts of the board (--board)
 WATCHING = ("level_o", "pause")  # options that mean something only with --players 0
+AUTO_PROBLEM = (
+    "--level auto follows your rating, which only QUBIC itself moves, one person against "
+    "the machine, counted in the record"
+)
 BROKEN_PIPE = 128 + signal.SIGPIPE  # the status a shell shows for a tool whose reader left
 MODES = ["play", "engine", "puzzle", "review", "stats"]
 NAME_LIMIT = 255  # characters of a file's name said in a message
@@ -113,6 +118,17 @@ def mode_word(text: str) -> str:
     return text
 
 
+def level_word(text: str) -> str:
+    """argparse's type for --level: a level's name, a rating or auto, in lower case."""
+    word = text.lower()
+    if word in LEVELS or word == AUTO or typed_rating(word) is not None:
+        return word
+    raise argparse.ArgumentTypeError(
+        f"{quoted(text)} is not a level: a name such as {DEFAULT_LEVEL}, "
+        f"a rating such as 1400, or {AUTO}"
+    )
+
+
 def day(text: str) -> date:
     """argparse's type for a date."""
     try:
@@ -168,20 +184,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed the machine's choices: same seed and moves, same replies; "
         "with puzzle, the puzzles",
     )
-    levels = ", ".join(LEVELS)
     parser.add_argument(
         "--level",
-        type=str.lower,
-        choices=list(LEVELS),
-        metavar="NAME",
-        help=f"how well the machine plays: {levels} (default {DEFAULT_LEVEL}); "
+        type=level_word,
+        metavar="NAME|RATING|auto",
+        help=f"how well the machine plays: a level's name (default {DEFAULT_LEVEL}; see "
+        "below), a rating (the nearest step), or auto (the step nearest your rating); "
         "with --players 0, X's level",
     )
     parser.add_argument(
         "--level-o",
-        type=str.lower,
-        choices=list(LEVELS),
-        metavar="NAME",
+        type=level_word,
+        metavar="NAME|RATING",
         help=f"with --players 0, O's level (default {DEFAULT_LEVEL})",
     )
     parser.add_argument(
@@ -347,6 +361,28 @@ def program_name(argv0: str | None = None) -> str:
     return argv0 if os.sep in argv0 else name
 
 
+def resolve_levels(
+    parser: argparse.ArgumentParser, given: dict[str, Any]
+) -> tuple[bool, list[str]]:
+    """--level and --level-o as level names: a rating becomes the nearest step, said in a
+    line; auto is taken out of `given`, its step chosen game by game. Whether --level is auto,
+    and the lines to say."""
+    said = []
+    for option in ("level", "level_o"):
+        word = given.get(option)
+        rating = None if word is None else typed_rating(word)
+        if rating is not None:
+            step, line = nearest_words(rating)
+            given[option] = step.name
+            said.append(line)
+    if given.get("level_o") == AUTO:
+        parser.error("--level-o auto: auto follows a person's rating; it is for --level")
+    auto = given.get("level") == AUTO
+    if auto:
+        del given["level"]
+    return auto, said
+
+
 def game_problem(settings: Settings) -> str | None:
     """Why the options make no game (too many people, a level that cannot play it), or None."""
     variant = settings.variant
@@ -442,6 +478,10 @@ def play(argv: list[str] | None) -> int:
             parser.error(
                 f"the engine takes only --level and --seed, not --{extra.pop()}".replace("_", "-")
             )
+        if resolve_levels(parser, given)[0]:
+            parser.error(
+                "--level auto follows your rating in the game; the engine takes a name or a rating"
+            )
         return engine.run(given.get("level", DEFAULT_LEVEL), given.get("seed"))
     if args.mode == "puzzle":
         session: Session = puzzle_session(parser, args, given, changes)
@@ -465,16 +505,28 @@ def play(argv: list[str] | None) -> int:
             given["level"] = config_level(str(defaults["level"]), given)
         if defaults.get("always-show") and "always_show" not in given:
             given["always_show"] = True
+        auto, said = resolve_levels(parser, given)
         settings = Settings(**given)
         problem = game_problem(settings)
+        counted = not hasattr(args, "no_record")
+        if auto and not (settings.players == 1 and settings.variant.is_qubic and counted):
+            auto = False
+            if hasattr(args, "level"):
+                problem = AUTO_PROBLEM
+            else:
+                print(f"qubic: not the config file's level auto: {AUTO_PROBLEM}", file=sys.stderr)
         if problem:
             parser.error(problem)
         session = Session(settings)
+        session.opening += said
+        session.auto = auto
     session.program = program_name()
     if not hasattr(args, "no_record") and args.mode == "play":
         session.record = record.record_path()
         if session.record is None:
             print(f"qubic: games are not counted: {record.NO_HOME}", file=sys.stderr)
+    if session.auto:
+        session.follow_rating()
     terminal = sys.stdout.isatty()
     watching = session.settings.players == 0
     pointless = [name for name in WATCHING if hasattr(args, name)] if not watching else []
@@ -515,7 +567,7 @@ def config_level(name: str, given: dict[str, Any]) -> str:
     """The config file's level for the game `given` sets up, or, where that level cannot play
     its variant, the default level, with one line to say why."""
     variant: Variant = given["variant"]
-    refusal = LEVELS[name].refusal(variant)
+    refusal = None if name == AUTO else LEVELS[name].refusal(variant)
     if refusal is None:
         return name
     if given.get("players", 1) < variant.sides:  # the machine plays: say which level
@@ -539,11 +591,13 @@ def print_record() -> int:
             if store.notice is not None:
                 print(f"qubic: {store.notice}", file=sys.stderr)
             counts = store.counts()
+            ratings = store.ratings(CHANGES + 1)
     except record.RecordError as error:
         print(f"qubic: cannot read your record: {error}", file=sys.stderr)
         return 1
     print(f"YOUR RECORD ({path}):")
     print("\n".join(record.table(counts)))
+    print("\n".join(rating_lines(ratings)))
     return 0
 
 
