@@ -95,7 +95,7 @@ def test_moves_lists_the_game_numbered_with_who_played():
 
 def test_help_lists_every_command():
     child = start(True, "--no-color")
-    command(child, "help", r"AT YOUR MOVE YOU CAN TYPE:\r\n([\s\S]*?leaves at once)\r\n")
+    command(child, "help", r"AT YOUR MOVE YOU CAN TYPE:\r\n([\s\S]*?LEAVES AT ONCE)\r\n")
     listed = " ".join(child.match.group(1).split())
     for usage, meaning in command_help(Session()):  # what works on the 4x4x4 cube
         assert f"{usage} {meaning}" in listed
@@ -104,12 +104,12 @@ def test_help_lists_every_command():
 
 
 def complete(child: pexpect.spawn, typed: str, completion: str) -> None:
-    """Type `typed`, wait for the menu to offer `completion`, take it with Tab and Enter."""
+    """Type `typed`, complete it to `completion` with Tab, and Enter."""
     expect_prompt(child, MOVE)
     child.send(typed)
-    child.expect(completion)
+    child.expect_exact(typed)
     child.send("\t")
-    child.expect(completion)
+    child.expect_exact(completion[len(typed.split()[-1]) :])  # what the Tab added
     child.send("\r")
 
 

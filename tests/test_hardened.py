@@ -22,7 +22,7 @@ from qubic.play.instructions import instructions
 from qubic.play.render import COLOURS
 from qubic.play.session import GOODBYE, Session
 from qubic.play.settings import Settings
-from qubic.play.text import table
+from qubic.play.text import fit, table
 from qubic.players.levels import LEVELS
 from tests.conftest import (
     expect_goodbye,
@@ -94,7 +94,7 @@ def test_80_columns_everything_fits_in_whole_lines():
     expect_goodbye(child)
     screen = watched.screen()
     printed = [
-        *instructions(QUBIC),
+        *(line for paragraph in instructions(QUBIC) for line in fit(paragraph, 80)),
         "AT YOUR MOVE YOU CAN TYPE:",
         *table(QUBIC_HELP),
         "THE MACHINE PLAYS AT LEVEL NORMAL.",
@@ -171,10 +171,10 @@ def test_huge_junk_is_quoted_only_by_a_short_prefix():
 
 
 def menu_after(child: pexpect.spawn, typed: str, last: str) -> str:
-    """Type `typed` at the move prompt and wait for the completion menu to offer `last`;
-    everything drawn meanwhile."""
+    """Type `typed` and Tab at the move prompt and wait for the completion to offer `last`
+    (a menu, or the rest of the one word); everything drawn meanwhile."""
     expect_prompt(child, MOVE)
-    child.send(typed)
+    child.send(typed + "\t")
     child.expect(last)
     return child.before + last
 
@@ -191,13 +191,13 @@ def test_tab_completes_each_commands_own_arguments(tmp_path):
     assert "ALWAYS" in drawn and "EASY" not in drawn and "HELP" not in drawn
     child.send("\x15\r")
     # A lowercase prefix completes with one Tab, in lowercase.
-    menu_after(child, "lev", "level")
-    child.send("\t ha")
-    child.expect("hard")
-    child.send("\t\r")
+    menu_after(child, "lev", "el")
+    child.send(" ha\t")
+    child.expect("rd")
+    child.send("\r")
     child.expect(r"THE LEVEL IS NOW HARD\.")
-    menu_after(child, "save zeb", "zebra-notes")
-    child.send("\t\r")
+    menu_after(child, "save zeb", "ra-notes")
+    child.send("\r")
     child.expect(r"CANNOT SAVE TO zebra-notes\.txt: IT EXISTS AND IS NOT A QUBIC SAVED GAME\.")
     expect_prompt(child, MOVE)
     child.sendcontrol("d")

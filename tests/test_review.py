@@ -79,7 +79,7 @@ def test_review_at_the_end_of_a_console_game_steps_through_it():
     child.expect_exact("'sideways' IS NOT A REVIEW STEP.")
     expect_prompt(child, r"REVIEW")
     child.sendline("L")
-    child.expect_exact("THE GAME IS OVER.")
+    child.expect_exact("THE GAME IS OVER: X WINS.")
     expect_prompt(child, r"REVIEW")
     child.sendline("q")
     expect_prompt(child, r"ANOTHER GAME\?")
