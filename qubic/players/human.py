@@ -4,8 +4,8 @@ A person sees the lines within a level (rows, columns, the level's diagonals) be
 through the levels (pillars and the diagonals of the upright slices) less often, and the space
 diagonals least. Each move, a step notices each line with the chance its `Habits` give for the
 line's kind, and weighs its quiet moves by the guide's scoring over the lines it noticed only.
-Careful steps (all but the lowest) always see a line one stone short, theirs or the
-opponent's: they never leave a win in one or an opponent's three unanswered. Stronger steps
+Every step sees every line one stone short, its own or the opponent's: none leaves a win in
+one or an opponent's three unanswered (the lowest step, easy, does: `EasyPlayer`). Stronger steps
 look for forced wins by threats of bounded length, and for the opponent's, which they stop.
 Everything is drawn from the seed and the position, and searches are bounded in positions.
 """
@@ -22,7 +22,7 @@ from qubic.players.base import Reply, new_seed, position_rng
 from qubic.players.hard import opening_cells
 from qubic.search.defence import defend
 from qubic.search.scoring import score_cells
-from qubic.search.threats import OutOfBudget, ThreatSearch, lowest
+from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, winning_mask
 
 SECONDS = 1.5  # a safety cap on a move's searches; their nodes bound them long before
 # The kinds of line, by the geometry's family names, in the order of `Habits.notice`.
@@ -42,7 +42,6 @@ class Habits:
     """How a step plays: what it notices, how far it searches, how loosely it chooses."""
 
     notice: tuple[float, float, float]  # chance of noticing a line: in a level, through, space
-    careful: bool = True  # sees every line one stone short; else only those it noticed
     threats: int = 0  # own threat moves in the forced wins it looks for (0: it looks for none)
     defends: bool = False  # looks for the opponent's forced wins too, and stops them
     nodes: int = 0  # threat-search positions a move
@@ -63,11 +62,9 @@ class HumanPlayer:
         geometry = board.geometry
         seen = noticed(geometry, habits.notice, rng)
         me, you = board.bits[board.turn], board.bits[board.turn.other]
-        watched = line_bits(geometry) if habits.careful else seen
-        for attacker, defender in ((me, you), (you, me)):
-            cells = last_cells(attacker, defender, watched, geometry)
-            if cells:
-                return Reply(lowest(cells))
+        urgent = winning_mask(me, you, geometry) or winning_mask(you, me, geometry)
+        if urgent:
+            return Reply(lowest(urgent))
         scores = score_cells(board, board.turn, seen)
         ranked = sorted(scores, key=lambda c: (-scores[c], c))
         threats = ThreatSearch(habits.nodes, SECONDS if seconds is None else seconds, geometry)
@@ -110,19 +107,3 @@ def noticed(geometry: Geometry, notice: tuple[float, float, float], rng: random.
 def line_kinds(geometry: Geometry) -> tuple[int, ...]:
     """Each line's kind: 0 within a level, 1 through the levels, 2 a space diagonal."""
     return tuple(KINDS.get(line.family, 2) for line in geometry.lines)
-
-
-@cache
-def line_bits(geometry: Geometry) -> int:
-    """A bit for every line."""
-    return (1 << len(geometry.lines)) - 1
-
-
-def last_cells(me: int, you: int, lines: int, geometry: Geometry) -> int:
-    """The cells completing a line for `me`, among the lines with a bit in `lines`."""
-    three = geometry.size - 1
-    cells = 0
-    for index, mask in enumerate(geometry.line_masks):
-        if lines >> index & 1 and not you & mask and (me & mask).bit_count() == three:
-            cells |= mask & ~me
-    return cells
