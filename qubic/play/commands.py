@@ -13,9 +13,10 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, numbered
 from qubic.play import savefile
 from qubic.play.analysis import Unanswered, analyze, describe
+from qubic.play.instructions import NUMBER_WORDS, numbering
 from qubic.play.rating import AUTO, nearest_words, step_words, steps_line, typed_rating
 from qubic.play.render import Output, Picture
-from qubic.play.text import Verbatim, quoted, table
+from qubic.play.text import Verbatim, capitals, quoted, table
 from qubic.players.ladder import STEPS, step_named
 from qubic.players.levels import LEVELS, hint_level, make_player
 
@@ -24,35 +25,42 @@ if TYPE_CHECKING:
 
 # What can be typed at YOUR MOVE?, for HELP and --help: (how to type it, what it does).
 COMMAND_HELP = [
-    ("234 or 2,3,4", "play level 2, column 3, row 4 (one digit per dimension)"),
-    ("17", "play the square numbered 17 (numbered as SHOW prints them; not on the 4x4x4 cube)"),
-    ("SHOW or BOARD", "print the board"),
-    ("SHOW ALWAYS", "print the board after every move; SHOW OFF stops that"),
+    ("234 or 2,3,4", "PLAY LEVEL 2, COLUMN 3, ROW 4 (ONE DIGIT PER DIMENSION)"),
+    ("17", "PLAY THE SQUARE NUMBERED 17 (NOT ON THE 4x4x4 CUBE)"),
+    ("SHOW or BOARD", "PRINT THE BOARD"),
+    ("SHOW ALWAYS", "PRINT THE BOARD AFTER EVERY MOVE; SHOW OFF STOPS THAT"),
     (
         "UNDO",
-        "take back your last move and the machine's replies (two players: the last "
-        "move); a turn that passed cannot be taken back",
+        "TAKE BACK YOUR LAST MOVE AND THE MACHINE'S REPLIES (TWO PLAYERS: THE LAST "
+        "MOVE); A TURN THAT PASSED CANNOT BE TAKEN BACK",
     ),
-    ("HINT", "suggest a move, without playing it"),
-    ("ANALYZE", "say who has a forced win by threats, and how to stop one"),
-    ("MOVES", "list the moves so far, numbered, with who played each"),
-    ("LINES [MARK]", "list the lines each side (or MARK) has made"),
+    ("HINT", "SUGGEST A MOVE, WITHOUT PLAYING IT"),
+    ("ANALYZE", "SAY WHO HAS A FORCED WIN BY THREATS, AND HOW TO STOP ONE"),
+    ("MOVES", "LIST THE MOVES SO FAR, NUMBERED, WITH WHO PLAYED EACH"),
+    ("LINES [MARK]", "LIST THE LINES EACH SIDE (OR MARK) HAS MADE"),
     (
         "SAVE FILE",
-        "save the game to FILE; qubic --load FILE resumes it; SAVE alone saves "
-        "to a name made from the date and time",
+        "SAVE THE GAME TO FILE; qubic --load FILE RESUMES IT; SAVE ALONE SAVES "
+        "TO A NAME MADE FROM THE DATE AND TIME",
     ),
-    ("EXPORT", "print the game as one line; qubic --load 'LINE' resumes it"),
-    ("LEVEL NAME", "change the machine's level; LEVEL alone names the current one"),
-    ("HELP", "list these commands"),
+    ("EXPORT", "PRINT THE GAME AS ONE LINE; qubic --load 'LINE' RESUMES IT"),
+    ("LEVEL NAME", "CHANGE THE MACHINE'S LEVEL; LEVEL ALONE NAMES THE CURRENT ONE"),
+    ("HELP", "LIST THESE COMMANDS"),
     (
         "QUIT or EXIT",
-        "leave, after offering to save a game in progress (at any question); "
-        "Ctrl-C or Ctrl-D leaves at once",
+        "LEAVE, AFTER OFFERING TO SAVE A GAME IN PROGRESS (AT ANY QUESTION); "
+        "CTRL-C OR CTRL-D LEAVES AT ONCE",
     ),
 ]
+# What can be typed at DO YOU WANT TO PLAY ANOTHER GAME?, besides the commands of AT_THE_END.
+END_HELP = [
+    ("YES or NO", "PLAY ANOTHER GAME, OR LEAVE"),
+    ("REVIEW", "LOOK BACK ON THE GAME: ITS MISTAKES, THEN ITS POSITIONS ONE BY ONE"),
+    ("SAVE FILE", "SAVE THE GAME TO FILE; qubic review FILE LOOKS BACK ON IT LATER"),
+    ("EXPORT", "PRINT THE GAME AS ONE LINE; qubic review 'LINE' LOOKS BACK ON IT"),
+]
+AT_THE_END = ("SHOW", "BOARD", "UNDO", "MOVES", "LINES", "SAVE", "EXPORT", "HELP")
 PASS_STAYS = "A TURN THAT PASSED WHEN ITS TIME RAN OUT CANNOT BE TAKEN BACK."
-NUMBER_WORDS = {2: "TWO", 3: "THREE", 4: "FOUR"}
 SHOW_OPTIONS = ("ALWAYS", "OFF")
 LEAVE = ("QUIT", "EXIT")
 HELPS = ("HINT", "UNDO", "ANALYZE")  # help that leaves a game unrated, in the order said
@@ -130,7 +138,7 @@ def analyze_position(session: Session, argument: str) -> Output:
     try:
         said: Output = list(describe(analyze(session.board), session.board.geometry))
     except Unanswered as error:
-        return [f"{str(error).upper()}."]
+        return [f"{capitals(str(error))}."]
     session.help_taken.add("ANALYZE")
     return said
 
@@ -154,7 +162,8 @@ def lines(session: Session, argument: str) -> Output:
     names = {mark.name: mark for mark in board.sides}
     wanted = argument.upper()
     if wanted and wanted not in names:
-        return [f"LINES TAKES A MARK, {' '.join(names)}, OR NOTHING: {argument!r} IS NONE."]
+        choices = ", ".join(names)
+        return [f"LINES TAKES A MARK ({choices}) OR NOTHING: {quoted(argument)} IS NOT ONE."]
     marks = [names[wanted]] if wanted else board.sides
     output: Output = []
     for mark in marks:
@@ -178,7 +187,7 @@ def export(session: Session, argument: str) -> Output:
     if argument:
         return ["EXPORT TAKES NOTHING AFTER IT."]
     line = savefile.export(session.settings, session.board)
-    return [Verbatim(line), Verbatim(session.resume_hint(line))]
+    return [Verbatim(line), session.resume_hint("THE LINE ABOVE")]
 
 
 def level(session: Session, argument: str) -> Output:
@@ -201,7 +210,7 @@ def level(session: Session, argument: str) -> Output:
         ]
     refusal = LEVELS[name].refusal(session.variant)
     if refusal is not None:
-        return [f"{refusal.upper()}."]
+        return [f"{capitals(refusal)}."]
     session.auto = False
     session.set_level(name)
     return said or [f"THE LEVEL IS NOW {name.upper()}."]
@@ -257,22 +266,31 @@ def command_help(session: Session) -> list[tuple[str, str]]:
         if left in dropped:
             continue
         if left == "17":
-            right = "play the square numbered 17 (numbered as SHOW prints them)"
+            right = f"PLAY THE SQUARE NUMBERED 17 ({numbering(variant)})"
         if left.startswith("234") and variant.geometry is not CUBE:
             example = "".join(str(min(i + 2, variant.size)) for i in range(variant.dims))
             left = f"{example} or {','.join(example)}"
             if variant.dims == 3:
-                right = f"play level {example[0]}, column {example[1]}, row {example[2]}"
+                right = f"PLAY LEVEL {example[0]}, COLUMN {example[1]}, ROW {example[2]}"
             else:
-                right = "play that square (one digit per dimension)"
+                right = "PLAY THAT SQUARE (ONE DIGIT PER DIMENSION)"
         rows.append((left, right))
     return rows
+
+
+def end_help(session: Session) -> list[tuple[str, str]]:
+    """What works at a game's end: another game or not, REVIEW, and the commands that read a
+    finished game."""
+    ending = set(AT_THE_END) - {"SAVE", "EXPORT"} | set(LEAVE)
+    return [*END_HELP, *(row for row in command_help(session) if row[0].split()[0] in ending)]
 
 
 def list_commands(session: Session, argument: str) -> Output:
     if argument:
         return ["HELP TAKES NOTHING AFTER IT."]
-    return ["AT YOUR MOVE YOU CAN TYPE:", *table(command_help(session))]
+    if session.board.is_over():
+        return ["AT THE END OF A GAME YOU CAN TYPE:", *table(end_help(session), None)]
+    return ["AT YOUR MOVE YOU CAN TYPE:", *table(command_help(session), None)]
 
 
 def ply_text(cell: int, board: Board) -> str:

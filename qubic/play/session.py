@@ -20,7 +20,7 @@ from enum import Enum
 from functools import partial
 from pathlib import Path
 
-from qubic.core.board import PASS, Board, Mark
+from qubic.core.board import PASS, Board, Mark, Outcome
 from qubic.core.inputs import NumberError, whole
 from qubic.core.notation import (
     NotationError,
@@ -30,7 +30,7 @@ from qubic.core.notation import (
     parse_cell,
 )
 from qubic.play import record, savefile
-from qubic.play.commands import ARGUMENTS, COMMANDS, HELPS, LEAVE, LEVEL, NUMBER_WORDS
+from qubic.play.commands import ARGUMENTS, AT_THE_END, COMMANDS, HELPS, LEAVE, LEVEL, NUMBER_WORDS
 from qubic.play.instructions import instructions, title
 from qubic.play.rating import START, Rating, after_game, step_words
 from qubic.play.render import Output, Picture
@@ -50,6 +50,11 @@ LEAVING_CHOICES = (
 ONE_NAME = "FOR A NAME WITH SPACES: SAVE 'my game.txt'"
 SAVE_TRIES = 100  # dated names tried by a SAVE alone, when other games take them
 SCORES = {"won": 1.0, "drawn": 0.5, "lost": 0.0}  # a result as the rating counts it
+REVIEW_KEYS = (
+    "N: NEXT MOVE, P: PREVIOUS, F: FIRST, L: LAST, A NUMBER: AFTER THAT MOVE, "
+    "MOVES: THE ANNOTATED LIST, Q: DONE."
+)
+AT_THE_END_WORDS = "REVIEW LOOKS BACK ON THE GAME, SAVE KEEPS IT, HELP SAYS WHAT ELSE WORKS HERE."
 
 
 class Stage(Enum):
@@ -103,11 +108,13 @@ class Session:
         self.board_due = False  # show the board after the next move even if not always_show
         self.score_shown: tuple[int, ...] = ()  # the score last printed (none yet: all zero)
         self.program = "qubic"  # how the program was run, for the hints that resume a game
+        self.resume_with = "--load"  # the options after it that resume a game (--tui too)
         self.written: set[str] = set()  # the files this game was saved to (or loaded from)
         self.saved_moves: list[int] | None = None  # the moves at the last save
         self.review: Review | None = None  # the game looked back on, at REVIEW
         self.review_at = 0  # the position shown: before move review_at + 1
         self.review_ends = False  # leaving the review ends the sitting (qubic review)
+        self.review_keys = REVIEW_KEYS  # what a review's steps are, said as it starts
         self.record: Path | None = None  # where finished games are counted, if anywhere
         self.started_level: str | None = None  # the level the game in play started at
         self.last_file: str | None = None  # the file this game was loaded from or saved to
@@ -197,7 +204,9 @@ class Session:
         if last is not None:
             mover = self.board.mover(last)
             seats = self.settings.seats
-            who = "MACHINE" if seats.one_on_one and seats.is_machine(mover) else mover.name
+            who = mover.name
+            if seats.one_on_one:
+                who = "MACHINE" if seats.is_machine(mover) else "YOU"
             status += f" | {who} PLAYED {format_cell(moves[last], self.board.geometry)}"
         return status + "".join(f" | {line}" for line in self.score_lines())
 
@@ -210,12 +219,17 @@ class Session:
             if not done:
                 return tuple(self.commands)
             return self.arguments.get(done[0], ()) if len(done) == 1 else ()
+        if self.stage is Stage.PLAY_AGAIN:
+            if not done:
+                ending = (name for name in self.commands if name in AT_THE_END)
+                return ("YES", "NO", "REVIEW", *ending, *LEAVE)
+            if len(done) == 1 and done[0] in AT_THE_END:
+                return self.arguments.get(done[0], ())
+            return ()
         if done:
             return ()
         if self.stage is Stage.REVIEW:
             return ("NEXT", "PREVIOUS", "FIRST", "LAST", "MOVES", "DONE")
-        if self.stage is Stage.PLAY_AGAIN:
-            return ("YES", "NO", "REVIEW", *LEAVE)
         if self.stage is Stage.SAVE_BEFORE_LEAVING:
             return ("YES", "NO", "SAVE", "BACK")
         return ("YES", "NO", *LEAVE)
@@ -229,8 +243,10 @@ class Session:
             return self._move_answer(text)
         if self.stage is Stage.REVIEW:
             return self._review_answer(text)
-        if self.stage is Stage.PLAY_AGAIN and text.strip().upper() == "REVIEW":
-            return self.start_review()
+        if self.stage is Stage.PLAY_AGAIN:
+            ended = self._at_the_end(text)
+            if ended is not None:
+                return ended
         choice = parse_yes_no(text)
         if self.stage is Stage.SAVE_BEFORE_LEAVING:
             return self._save_before_leaving(text)
@@ -238,12 +254,19 @@ class Session:
             return self._leave("")
         if choice is None:
             typed = text.split()[0].upper() if text.split() else ""
+            if self.stage is Stage.PLAY_AGAIN:
+                works = f"{typed} WORKS AT YOUR MOVE. " if typed in self.commands else ""
+                return [f"{works}HERE: YES OR NO, REVIEW TO LOOK BACK ON THE GAME, OR HELP."]
             if typed in self.commands:
                 return [f"{typed} WORKS AT YOUR MOVE. HERE, PLEASE ANSWER YES OR NO (OR QUIT)."]
             return ["PLEASE ANSWER YES OR NO."]
         if self.stage is Stage.INSTRUCTIONS:
             chosen = self._next_game()
-            return [*instructions(self.variant), "", *chosen] if choice else chosen
+            return (
+                [*instructions(self.variant, self.settings.players), "", *chosen]
+                if choice
+                else chosen
+            )
         if self.stage is Stage.MOVE_FIRST:
             # Yes: X (you) moves first. No: the machine's sides move first, and you last.
             first = Mark.X if choice else Mark.O
@@ -256,6 +279,17 @@ class Session:
             self.stage = Stage.DONE
             return [GOODBYE]
         raise RuntimeError("the session is over")
+
+    def _at_the_end(self, text: str) -> Output | None:
+        """REVIEW, or a command that works on a finished game (SAVE, MOVES, UNDO, ...), typed
+        at PLAY ANOTHER GAME?; None for anything else."""
+        words = text.split(maxsplit=1)
+        name = words[0].upper() if words else ""
+        if name == "REVIEW":
+            return self.start_review() if len(words) == 1 else ["REVIEW TAKES NOTHING AFTER IT."]
+        if name not in AT_THE_END or name not in self.commands:
+            return None
+        return self.commands[name](words[1].strip() if len(words) > 1 else "")
 
     def machine_move(self) -> Output:
         """Let the machine play its move; may take a while at the stronger levels."""
@@ -379,8 +413,7 @@ class Session:
         name = format_cell(cell, geometry)
         owner = self.board.mark_at(cell)
         if owner is not None:
-            whose = f"{owner.name}{self.settings.seats.owner(owner)}"
-            return [f"{name} IS TAKEN BY {whose}. TRY ANOTHER SQUARE."]
+            return [f"{name} IS TAKEN BY {self.named(owner)}. TRY ANOTHER SQUARE."]
         said: Output = []
         if text.strip() != name and len(text.strip()) < geometry.dims:
             # Played by its number: the reply names the square, so a slip shows at once.
@@ -388,6 +421,10 @@ class Session:
             who = "YOU PLAY" if self.settings.players == 1 else f"{mover.name} PLAYS"
             said.append(f"{who} {name} (SQUARE {geometry.numbers[cell]})")
         return said + self._play(cell)
+
+    def named(self, mark: Mark) -> str:
+        """A mark and who plays it, as a taken square names them: X (YOU)."""
+        return f"{mark.name}{self.settings.seats.owner(mark)}"
 
     def _play(self, cell: int) -> Output:
         """A person's legal move."""
@@ -409,19 +446,29 @@ class Session:
             return shown + self._score_change()
         self.stage = Stage.PLAY_AGAIN
         counted = self._count(outcome.winner)
-        output: Output = [Picture.of(board), *self.score_lines()]
+        return [
+            Picture.of(board),
+            *self.score_lines(),
+            self._result(outcome),
+            *counted,
+            AT_THE_END_WORDS,
+        ]
+
+    def _result(self, outcome: Outcome) -> str:
+        """Who won, and by which line (or lines, in the scoring games)."""
         if outcome.winner is None:
-            return [*output, "THE GAME IS A DRAW.", *counted]
+            return "THE GAME IS A DRAW."
+        verdict = self._verdict(outcome.winner)
         lines = [self.line_text(line) for line in outcome.lines]
         if not self.variant.scoring:
-            return [*output, f"{self._verdict(outcome.winner)} THE LINE: {lines[0]}", *counted]
-        how = "THE BOARD IS FULL AND" if outcome.full else "REACHING"
-        return [
-            *output,
-            f"{self._verdict(outcome.winner)} {how} "
-            f"{board.scores[outcome.winner]} LINES. THE LINES: {', '.join(lines)}",
-            *counted,
-        ]
+            return f"{verdict} THE LINE: {lines[0]}"
+        score = self.board.scores[outcome.winner]
+        how = (
+            f"THE BOARD IS FULL, AND {score} LINES ARE THE MOST."
+            if outcome.full
+            else f"{score} LINES REACH THE TARGET."
+        )
+        return f"{verdict} {how} THE LINES: {', '.join(lines)}"
 
     def _score_change(self) -> list[str]:
         """The score line if the score has changed since it was last printed."""
@@ -524,12 +571,7 @@ class Session:
         self.review = review(self.board)
         self.review_at = 0
         self.stage = Stage.REVIEW
-        return [
-            *summary(self.review),
-            "N: NEXT MOVE, P: PREVIOUS, F: FIRST, L: LAST, A NUMBER: AFTER THAT MOVE, "
-            "MOVES: THE ANNOTATED LIST, Q: DONE.",
-            *self._review_position(0),
-        ]
+        return [*summary(self.review), self.review_keys, *self._review_position(0)]
 
     def _review_position(self, ply: int) -> Output:
         assert self.review is not None
@@ -567,11 +609,13 @@ class Session:
                 steps[typed] = whole(typed)
         ply = steps.get(typed)
         if ply is None:
-            return [f"{quoted(text)} IS NOT A REVIEW STEP. {Stage.REVIEW.value}"]
-        if not 0 <= ply <= last:
-            return [
-                f"THE GAME HAS MOVES 1 TO {last}; THIS IS {'THE START' if ply < 0 else 'THE END'}."
-            ]
+            return [f"{quoted(text)} IS NOT A REVIEW STEP."]
+        if typed.isdigit() and ply > last:
+            return [f"THERE IS NO MOVE {ply}: THE GAME HAS MOVES 1 TO {last}."]
+        if ply < 0:
+            return ["THIS IS THE START: NO MOVE COMES BEFORE IT."]
+        if ply > last:
+            return [f"THIS IS THE END: MOVE {last} WAS THE LAST."]
         return self._review_position(ply)
 
     def stay(self) -> None:
@@ -647,6 +691,8 @@ class Session:
         return False, ["CANNOT SAVE: EVERY NAME TRIED WAS TAKEN. TYPE SAVE AND A FILE NAME."]
 
     def resume_hint(self, game: str) -> Verbatim:
-        """How to resume `game` (a file or an export line), with the program as it was run: a
-        line never wrapped, to be copied whole."""
-        return Verbatim(f"TO RESUME IT: {self.program} --load {shlex.quote(game)}")
+        """How to resume `game` (a file or an export line), or to review it once it is over,
+        with the program as it was run: a line never wrapped, to be copied whole."""
+        if self.board.is_over():
+            return Verbatim(f"TO REVIEW IT: {self.program} review {shlex.quote(game)}")
+        return Verbatim(f"TO RESUME IT: {self.program} {self.resume_with} {shlex.quote(game)}")
