@@ -6,8 +6,11 @@
 #   ladder.txt          the result file: copy it to qubic/players/ladder.txt and commit it
 #   ladder-report.md    the cross table, ratings, move times and docs/levels.md's table
 #   ladder-games.txt    one line a game; given back as --record, a cut-off run goes on
+# It needs no package beyond the standard library: without .venv, python3 runs it from here.
 set -e
 cd "$(dirname "$0")/.."
 dir="${OUT:-.}"
-"${PYTHON:-.venv/bin/python}" benchmarks/ladder.py --jobs 16 --games 48 --minutes 6 \
+python="${PYTHON:-.venv/bin/python}"
+[ -x "$python" ] || python=python3
+PYTHONPATH="$PWD" "$python" benchmarks/ladder.py --jobs 16 --games 48 --minutes 6 \
     --record "$dir/ladder-games.txt" --out "$dir/ladder.txt" >"$dir/ladder-report.md"
