@@ -112,6 +112,10 @@ def test_a_finished_game_is_saved_with_s_and_taken_back_with_u(tmp_path):
     screen.press("again.txt\r", "GAME SAVED TO again.txt.")
     screen.wait(lambda: "TO RESUME IT:" in left_of_panel(screen))
     assert re.search(r"TO RESUME IT: \S+ --tui --load again.txt", left_of_panel(screen))
+    screen.press("u", lambda: left_of_panel(screen).count("TAKEN BACK: YOUR ") == 2)
+    asked = "SAVE THE GAME TO again.txt (REPLACING IT) BEFORE YOU GO? y: SAVE"
+    screen.press("q", lambda: asked in left_of_panel(screen))
+    screen.press("n", "BACK TO THE GAME.")
     screen.child.sendcontrol("c")
     after = screen.finish(130)
     assert re.search(r"TO RESUME IT: \S+ --tui --load again.txt\r?\n", after)

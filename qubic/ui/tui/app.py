@@ -406,11 +406,11 @@ class Screen:
     def _info(self) -> str:
         stage = self.session.stage
         if stage is Stage.PLAY_AGAIN:
-            return f" {stage.value} y: A NEW GAME, n OR q: LEAVE, r: REVIEW IT, s: SAVE IT"
+            return f" {self.session.prompt} y: A NEW GAME, n OR q: LEAVE, r: REVIEW IT, s: SAVE IT"
         if stage is Stage.REVIEW:
             return f" {REVIEW_KEYS}"
         if stage is Stage.SAVE_BEFORE_LEAVING:
-            return f" {stage.value} y: SAVE, q: DON'T SAVE, n OR Esc: STAY"
+            return f" {self.session.prompt} y: SAVE, q: DON'T SAVE, n OR Esc: STAY"
         if self.digits:
             return f" GO TO: {self.digits}_"
         if self.confirm_new:
