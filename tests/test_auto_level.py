@@ -165,3 +165,34 @@ def test_auto_names_its_step_and_follows_the_rating(tmp_path):
     expect_prompt(child, r"DO YOU WANT TO MOVE FIRST\?")
     child.sendline("quit")
     expect_goodbye(child)
+
+
+def test_the_config_files_auto_follows_the_rating_where_it_can(tmp_path):
+    config = tmp_path / "config"
+    (config / "qubic").mkdir(parents=True)
+    (config / "qubic" / "config.toml").write_text('level = "auto"\n')
+    homes = {"XDG_CONFIG_HOME": str(config), "XDG_DATA_HOME": str(tmp_path / "data")}
+    result = run_piped(stdin="no\nyes\nLEVEL\nLEVEL HARD\nLEVEL\nquit\n", **homes)
+    first = step_named(closest(1000))
+    assert first is not None
+    assert f"THE MACHINE PLAYS AT {first.rating} ({first.name.upper()})." in result.stdout
+    assert "THE MACHINE PLAYS AT LEVEL AUTO: " in result.stdout
+    # A level named turns auto off.
+    named = result.stdout.index("THE LEVEL IS NOW HARD.")
+    assert "THE MACHINE PLAYS AT LEVEL HARD." in result.stdout[named:]
+    # Where auto means nothing, the config's auto gives way to the default level, said once.
+    two = run_piped("--players", "2", stdin="quit\n", **homes)
+    assert two.returncode == 0 and "not the config file's level auto" in two.stderr
+
+
+def test_the_engine_takes_a_rating_for_its_level():
+    by_option = subprocess.run(
+        [qubic_command(), "engine", "--seed", str(SEED), "--level", "1400"],
+        input="".join(f"position startpos moves {' '.join(m)}\ngo\n" for m in POSITIONS),
+        capture_output=True,
+        text=True,
+        env=program_env(),
+        timeout=120,
+        check=True,
+    )
+    assert by_option.stdout.splitlines() == engine_moves("elo 1400")
