@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
@@ -190,12 +191,14 @@ class Terminal:
     def lines(self) -> list[str]:
         return [line.rstrip() for line in self.screen.display]
 
-    def wait(self, text: str, timeout: float = 20) -> list[str]:
-        """Read until `text` is on the screen, and a moment more; the screen."""
+    def wait(self, text: str | Callable[[], bool], timeout: float = 20) -> list[str]:
+        """Read until `text` is on the screen (or the test holds), and a moment more; the
+        screen."""
+        test = text if callable(text) else lambda: any(text in line for line in self.lines())
         deadline = time.monotonic() + timeout
         settle = None
         while settle is None or time.monotonic() < settle:
-            if settle is None and any(text in line for line in self.lines()):
+            if settle is None and test():
                 settle = time.monotonic() + 0.3
             if time.monotonic() > deadline:
                 pytest.fail(f"never showed {text!r}:\n" + "\n".join(self.lines()))
@@ -396,3 +399,25 @@ def test_review_says_its_steps_once_where_it_is_and_who_won(tmp_path):
     expect_prompt(child, question)
     child.sendline("q")
     expect_goodbye(child)
+
+
+@pytest.mark.slow
+def test_the_console_bar_drops_whole_items_as_the_terminal_narrows():
+    terminal = Terminal(rows=12)
+    terminal.wait("DO YOU WANT INSTRUCTIONS?")
+    terminal.type("no\r", "DO YOU WANT TO MOVE FIRST?")
+    terminal.type("no\r", "MACHINE PLAYED")
+    full = ["MOVE 2", "LEVEL NORMAL", "X TO PLAY (YOU)", "MACHINE PLAYED 111"]
+    for columns, kept in [
+        (80, full),
+        (60, [full[0], *full[2:]]),
+        (45, full[2:]),
+        (40, full[2:]),
+        (70, full),
+    ]:
+        terminal.child.setwinsize(12, columns)
+        terminal.screen.resize(12, columns)
+        bar = " " + " | ".join(kept)  # a line of its own: the bar, whole, not a longer one cut
+        lines = terminal.wait(lambda bar=bar: bar in terminal.lines())
+        assert all(len(line) <= columns for line in lines)
+    terminal.close()
