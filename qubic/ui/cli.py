@@ -383,6 +383,20 @@ def resolve_levels(
     return auto, said
 
 
+def follows_rating(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, settings: Settings
+) -> bool:
+    """Whether level auto can follow the player's rating in the game `settings` sets up:
+    QUBIC itself, one person, counted in the record. Where it cannot, --level auto is an
+    error, and the config file's auto gives way to the default level, said in one line."""
+    if settings.players == 1 and settings.variant.is_qubic and not hasattr(args, "no_record"):
+        return True
+    if hasattr(args, "level"):
+        parser.error(AUTO_PROBLEM)
+    print(f"qubic: not the config file's level auto: {AUTO_PROBLEM}", file=sys.stderr)
+    return False
+
+
 def game_problem(settings: Settings) -> str | None:
     """Why the options make no game (too many people, a level that cannot play it), or None."""
     variant = settings.variant
@@ -508,18 +522,11 @@ def play(argv: list[str] | None) -> int:
         auto, said = resolve_levels(parser, given)
         settings = Settings(**given)
         problem = game_problem(settings)
-        counted = not hasattr(args, "no_record")
-        if auto and not (settings.players == 1 and settings.variant.is_qubic and counted):
-            auto = False
-            if hasattr(args, "level"):
-                problem = AUTO_PROBLEM
-            else:
-                print(f"qubic: not the config file's level auto: {AUTO_PROBLEM}", file=sys.stderr)
         if problem:
             parser.error(problem)
         session = Session(settings)
         session.opening += said
-        session.auto = auto
+        session.auto = auto and follows_rating(parser, args, settings)
     session.program = program_name()
     if not hasattr(args, "no_record") and args.mode == "play":
         session.record = record.record_path()
