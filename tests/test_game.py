@@ -255,8 +255,9 @@ def _legal(session: Session, text: str) -> bool:
 
 def test_level_command_names_changes_and_rejects_levels():
     session = started()
-    current, how = session.answer("LEVEL")
+    current, steps, how = session.answer("LEVEL")
     assert current == "THE MACHINE PLAYS AT LEVEL NORMAL." and "TO CHANGE IT" in how
+    assert steps.startswith("THE STEPS: ") and "NORMAL " in steps
     [unknown] = session.answer("level grandmaster")
     assert "THERE IS NO LEVEL 'grandmaster'" in unknown and session.settings.level == "normal"
     for name in LEVELS:
