@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from qubic.core.board import Board, Mark
 from qubic.core.inputs import MAX_DIGITS, NumberError, decimal, whole
 from qubic.core.notation import format_cell
-from qubic.play import savefile
+from qubic.play import record, savefile
 from qubic.play.settings import Settings
 from qubic.players.normal import NormalPlayer
 from qubic.ui.protocol import LINE_LIMIT
@@ -131,6 +131,8 @@ def test_any_text_is_a_number_or_one_line_of_refusal(text):
 
 @pytest.mark.slow
 def test_a_record_with_a_non_ascii_digit_neither_crashes_stats_nor_a_game(tmp_path):
+    if not hasattr(record, "Store"):
+        pytest.skip("the SQLite record, which takes over record.txt, has not landed")
     data = tmp_path / "data"
     (data / "qubic").mkdir(parents=True)
     (data / "qubic" / "record.txt").write_text("qubic-record 1\nnormal first ² 0 0\n")
@@ -557,6 +559,6 @@ def test_a_game_file_in_place_of_the_mode_points_to_load(tmp_path):
         assert result.returncode == 2
         [line] = result.stderr.splitlines()
         assert f"is not a mode; to resume a saved game: qubic --load {shown} " in line
-        assert len(line) < 200
+        assert len(line) < 150 + len(shown)
     typo = run_piped("stast")
     assert "invalid choice: 'stast'" in typo.stderr and "--load" not in typo.stderr
