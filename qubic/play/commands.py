@@ -17,7 +17,7 @@ from qubic.play.instructions import NUMBER_WORDS, numbering
 from qubic.play.rating import AUTO, nearest_words, step_words, steps_line, typed_rating
 from qubic.play.render import Output, Picture
 from qubic.play.text import Verbatim, capitals, quoted, table
-from qubic.players.ladder import STEPS, step_named
+from qubic.players.ladder import step_named
 from qubic.players.levels import LEVELS, hint_level, make_player
 
 if TYPE_CHECKING:
@@ -315,6 +315,6 @@ COMMANDS: dict[str, Command] = {
 ARGUMENTS: dict[str, tuple[str, ...]] = {
     "SHOW": SHOW_OPTIONS,
     "BOARD": SHOW_OPTIONS,
-    "LEVEL": (*(step.name.upper() for step in STEPS), AUTO.upper()),
+    "LEVEL": (*(name.upper() for name in LEVELS), AUTO.upper()),
     "SAVE": (FILE,),
 }
