@@ -85,7 +85,7 @@ KEPT = 200  # message lines kept
 LEVEL_KEYS = {3: ((0, 1), (0, 1)), 4: ((0, 1), (2, -1))}
 KEYS = [
     ("arrows, h j k l", "MOVE THE CURSOR, ACROSS A LEVEL'S EDGE TO THE NEXT"),
-    ("PgUp PgDn, [ ]", "CHANGE LEVEL (4-D: BIG ROW, AND BIG COLUMN)"),
+    ("PgUp PgDn, [ ]", "CHANGE LEVEL (4-D: PgUp PgDn BIG ROW, [ ] BIG COLUMN)"),
     ("digits", "JUMP TO THE SQUARE THEY NAME: 234"),
     ("Enter, space", "PLAY THE SQUARE UNDER THE CURSOR (OR CLICK IT)"),
     ("t", "MARK (!) THE SQUARES THAT COMPLETE A LINE NOW"),
@@ -100,6 +100,7 @@ KEYS = [
     (":", "TYPE A COMMAND OF THE CONSOLE (:help LISTS THEM)"),
     ("?", "THESE KEYS"),
     ("q, Ctrl-C", "QUIT (q OFFERS TO SAVE A GAME IN PROGRESS)"),
+    ("Ctrl-Z", "SUSPEND THE GAME (fg BRINGS IT BACK)"),
 ]
 KEYS_CLOSE = ("?", "escape", "q", "c-m", " ")  # the keys that close the keys' box: ? Esc q Enter
 FOOTERS = {
