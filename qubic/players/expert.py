@@ -44,7 +44,7 @@ PLAYOUT_CANDIDATES = 8  # moves that survive the proofs and are then played out
 PLAYOUTS = 8  # playouts at most for one candidate
 PLAYOUTS_PER_ROUND = 2  # playouts per candidate before the weaker half is dropped
 SECOND_SECONDS = 1.9  # the same cap moving second
-SECOND_ATTACK_NODES = 30_000  # of which at most this much looking for our own setup wins
+SECOND_ATTACK_NODES = 60_000  # of which at most this much looking for our own setup wins
 
 
 @dataclass(frozen=True)
@@ -64,9 +64,9 @@ class Effort:
     nodes: int = 150_000  # moving first, for the proofs
     setups: int = MAX_SETUPS  # setups in the wins it proves, moving first
     playout_nodes: int = 300_000  # moving first, for all playouts
-    second_nodes: int = 120_000  # moving second, for the threat searches
-    exposure_nodes: int = 200_000  # then this many more to measure the candidates' exposure
-    second_playout_nodes: int = 150_000  # then at most this many to play the least exposed out
+    second_nodes: int = 250_000  # moving second, for the threat searches
+    exposure_nodes: int = 400_000  # then this many more to measure the candidates' exposure
+    second_playout_nodes: int = 600_000  # then at most this many to play the least exposed out
     vet: Vetting = Vetting(16, 3, 2_000)
 
 
