@@ -372,7 +372,7 @@ def test_marks_show_where_a_side_could_complete_a_line():
 def test_help_lists_the_keys_and_esc_closes_it():
     screen = started()
     screen.press("?", "UNDO YOUR MOVE AND THE MACHINE'S REPLY")
-    screen.press("\x1b", lambda: "CLOSES THESE KEYS" not in "\n".join(screen.lines()))
+    screen.press("\x1b", lambda: "CLOSES THEM" not in "\n".join(screen.lines()))
     screen.press(":", lambda: screen.lines()[-2].startswith(":"))
     screen.press("moves\r", "NO MOVES YET.")
     quit_at_once(screen)

@@ -161,14 +161,15 @@ def test_help_keeps_its_columns_at_any_width():
 @pytest.mark.slow
 def test_the_keys_fit_80_by_24_and_stay_until_closed():
     screen = started("--no-record")
-    screen.press("?", "? OR Esc CLOSES THESE KEYS.")
+    screen.press("?", "KEYS: ? OR Esc CLOSES THEM")
     text = "\n".join(screen.lines())
     for key, meaning in KEYS:
         assert f"{key} " in text and meaning in text, "each key on one line, none cut"
-    screen.press("j", "? OR Esc CLOSES THESE KEYS.")
+    assert "\u2514" in text, "the box's bottom edge is on the screen"
+    screen.press("j", "KEYS: ? OR Esc CLOSES THEM")
     screen.read(0.3)
-    assert "? OR Esc CLOSES THESE KEYS." in "\n".join(screen.lines()), "j does not close them"
-    screen.press("?", lambda: "CLOSES THESE KEYS" not in "\n".join(screen.lines()))
+    assert "KEYS: ? OR Esc CLOSES THEM" in "\n".join(screen.lines()), "j does not close them"
+    screen.press("?", lambda: "CLOSES THEM" not in "\n".join(screen.lines()))
     assert screen.info().startswith(" 111:"), "the j went to the box, not the cursor"
     quit_at_once(screen)
 

@@ -102,6 +102,7 @@ KEYS = [
     ("q, Ctrl-C", "QUIT (q OFFERS TO SAVE A GAME IN PROGRESS)"),
     ("Ctrl-Z", "SUSPEND THE GAME (fg BRINGS IT BACK)"),
 ]
+KEYS_TITLE = "KEYS: ? OR Esc CLOSES THEM"  # on the box's top edge, seen whatever its height
 KEYS_CLOSE = ("?", "escape", "q", "c-m", " ")  # the keys that close the keys' box: ? Esc q Enter
 FOOTERS = {
     Stage.MOVE: " ?:keys  arrows:move  Enter:play  u:undo  H:hint  t:threats  s:save  q:quit",
@@ -194,7 +195,7 @@ class Screen:
             floats=[
                 Float(
                     ConditionalContainer(
-                        Frame(Window(FormattedTextControl(self._keys_text)), title="KEYS"),
+                        Frame(Window(FormattedTextControl(self._keys_text)), title=KEYS_TITLE),
                         filter=Condition(lambda: self.show_help),
                     )
                 ),
@@ -387,9 +388,9 @@ class Screen:
         return min(columns - 1 - PANEL, max(WIDTH - 1 - PANEL, shape.width + 1))
 
     def _keys_text(self) -> str:
-        """The keys, each on one line within the screen where it is wide enough."""
+        """The keys, each on one line where the screen is wide enough (80 columns)."""
         lines = table(KEYS, min(WIDTH - 4, self._columns() - 4))
-        return "\n".join([*lines, "", "  ? OR Esc CLOSES THESE KEYS."])
+        return "\n".join(lines)
 
     def _footer_text(self) -> str:
         """The reminder of the keys that work now, whole entries only, as many as fit."""
