@@ -21,7 +21,8 @@ unproved: a game in which X cannot show its move wins stops with an error.
 `--check N`: each X plays N games as X against each defender (easy, normal, hard and a random
 player, seeded), and must win all. Then O's resistance: perfect and expert as O, O's seed
 varied over `--games` games against each X: plies survived (median, least) and, for every
-game shorter than 45 plies, the ply after which X first had a forced win by threats.
+game shorter than 45 plies, the ply after which X first had a forced win by threats. Each
+game goes to stderr as it ends.
 """
 
 from __future__ import annotations
@@ -171,6 +172,10 @@ def play(x_name: str, o_name: str, seed: int) -> Game:
     game = Game(x_name, o_name, seed, board.moves, winner, o_seconds=o_seconds)
     if isinstance(x, ProvingX):
         game.quiet, game.own = x.quiet, x.own
+    names = " ".join(format_cell(c) for c in board.moves)
+    print(
+        f"{x_name} v {o_name} seed {seed}: {winner} in {len(board.moves)}: {names}", file=sys.stderr
+    )
     return game
 
 
@@ -211,8 +216,9 @@ def check_rows(games: list[Game]) -> list[list[object]]:
 
 
 def resistance_rows(games: list[Game]) -> tuple[list[list[object]], list[str]]:
+    """The table's rows, and a post-mortem line for each different game under SHORT plies."""
     rows: list[list[object]] = []
-    notes = []
+    short: dict[tuple[str, str, tuple[int, ...]], list[int]] = {}  # the seeds of each game
     for x_name in X_NAMES:
         for o_name in ("perfect", "expert"):
             mine = [g for g in games if g.x == x_name and g.o == o_name]
@@ -228,18 +234,19 @@ def resistance_rows(games: list[Game]) -> tuple[list[list[object]], list[str]]:
                     "-".join(str(sum(g.winner == w for g in mine)) for w in ("X", "draw", "O")),
                     statistics.median(plies),
                     min(plies),
-                    f"{statistics.median(seconds):.2f}",
+                    f"{statistics.median(seconds):.3f}",
                     f"{max(seconds):.2f}",
                 ]
             )
             for g in mine:
                 if len(g.moves) < SHORT:
-                    names = " ".join(format_cell(c) for c in g.moves)
-                    found = first_forced_win(g.moves)
-                    notes.append(
-                        f"{x_name} v {o_name} seed {g.seed}: {len(g.moves)} plies, X's "
-                        f"forced win by threats from ply {found}: {names}"
-                    )
+                    short.setdefault((x_name, o_name, tuple(g.moves)), []).append(g.seed)
+    notes = [
+        f"{x} v {o}, seeds {', '.join(map(str, seeds))}: {len(moves)} plies, X's forced win "
+        f"by threats after ply {first_forced_win(list(moves))}: "
+        + " ".join(format_cell(c) for c in moves)
+        for (x, o, moves), seeds in short.items()
+    ]
     return rows, notes
 
 
