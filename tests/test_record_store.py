@@ -354,3 +354,16 @@ def test_a_store_travels_to_the_full_screen_worker_and_back(tmp_path):
     assert copy.counts() == store.counts() == {("qubic", "normal", "first"): [1, 1, 0]}
     store.close()
     copy.close()
+
+
+def test_a_game_won_again_after_undo_at_its_end_is_counted_once(tmp_path):
+    result = run_piped(
+        "--load",
+        ONE_TO_WIN,
+        stdin=f"{WINNING_MOVE}\nundo\n{WINNING_MOVE}\nno\n",
+        XDG_DATA_HOME=str(tmp_path),
+    )
+    assert result.stdout.count("YOU WIN!") == 2 and "TAKEN BACK: YOUR " in result.stdout
+    assert "YOUR RECORD KEEPS THIS GAME AS IT FIRST ENDED." in result.stdout
+    with sqlite3.connect(store_path(tmp_path)) as connection:
+        assert connection.execute("SELECT count(*) FROM games").fetchone() == (1,)

@@ -130,6 +130,7 @@ class Session:
         self.game_step: Step | None = None  # the step this game is rated against, if rated
         self.resumed = False  # this game began before the sitting: it was loaded
         self.help_taken: set[str] = set()  # HELPS and LEVEL taken this game: not rated
+        self.counted = False  # this game's end is in the record: an UNDO then is not again
 
     @classmethod
     def resume(cls, settings: Settings, board: Board, path: str | None = None) -> Session:
@@ -334,6 +335,7 @@ class Session:
     def _next_game(self) -> Output:
         chosen = self._choose_step()
         self.help_taken.clear()
+        self.counted = False
         self.resumed = False
         self.game_step = self._rated_step()
         self.score_shown = ()
@@ -499,6 +501,9 @@ class Session:
         seats = self.settings.seats
         if self.record is None or not seats.one_on_one:
             return []
+        if self.counted:
+            return ["YOUR RECORD KEEPS THIS GAME AS IT FIRST ENDED."]
+        self.counted = True
         result = "drawn" if winner is None else ("lost" if seats.is_machine(winner) else "won")
         rating, said = self._rate(result)
         self._store_error = None  # a record that could not be opened is tried again
