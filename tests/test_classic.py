@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
-from qubic.play.session import Session, Stage
+from qubic.play.session import AT_THE_END_WORDS, Session, Stage
 from qubic.play.settings import Settings
 from qubic.players.base import PLAIN_ANNOUNCEMENT, Reply
 from qubic.players.classic import (
@@ -333,6 +333,7 @@ def play_classic(human: str, human_first: bool) -> list[str]:
         output = session.machine_move() if machine else session.answer(next(moves))
         printed += [line for line in output if isinstance(line, str)]  # the final board aside
     assert next(moves, None) is None, "the game ended before the human's last move"
+    assert printed.pop() == AT_THE_END_WORDS, "the game's own words close it, not the machine's"
     return printed
 
 
