@@ -9,8 +9,10 @@ the puzzles and every level from hard up:
     move and one of our moves stops it, by this same rule. A three whose every continuation
     leaves the forced win standing only *delays* it.
 
-Each turn looked through after an exchange follows a three of ours, so the rule follows the
-exchanges to their end; only the search's budget bounds it (OutOfBudget).
+Each turn looked through after an exchange follows a three of ours, so the chains end. The rule
+looks through 0, 1, 2, ... such turns until no answer is cut short (`deepened`), bounded only
+by the search's budget, which its own work is charged to: when the budget runs out, the
+deepest bound completed answers, and a stop it found is a stop.
 """
 
 from __future__ import annotations
