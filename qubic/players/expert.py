@@ -35,7 +35,7 @@ from qubic.search.threats import (
     ThreatSearch,
 )
 
-SECONDS = 1.9  # a move never takes longer, whatever the counts (the ladder's cap is 2 s)
+SECONDS = 4.5  # a move never takes longer, whatever the counts: a safety net only
 PROOF_SHARE = 0.5  # of that time, at most this much for the proofs
 ATTACK_SHARE = 0.4  # of the proofs' budget, at most this much looking for our own setup wins
 DEEP_CHECKS = 3  # moves checked for the opponent's wins with two setups
@@ -43,7 +43,12 @@ DEEP_NODES = 50_000  # threat-search positions for each such check
 PLAYOUT_CANDIDATES = 8  # moves that survive the proofs and are then played out
 PLAYOUTS = 8  # playouts at most for one candidate
 PLAYOUTS_PER_ROUND = 2  # playouts per candidate before the weaker half is dropped
-SECOND_SECONDS = 1.9  # the same cap moving second
+# Threat-search positions for each move of a playout: hard's own budget made its playouts so
+# long that in the opening not even the first round finished within the playouts' budget.
+PLAYOUT_MOVE_NODES = 2000
+# Moving second, the cap is lower: at 4.5 s a move overran to 5.2 s with two games sharing
+# the cores.
+SECOND_SECONDS = 4.0
 SECOND_ATTACK_NODES = 60_000  # of which at most this much looking for our own setup wins
 
 
@@ -312,7 +317,9 @@ def rank_by_playouts(
             board.push(cell)
             try:
                 for _ in range(PLAYOUTS_PER_ROUND):
-                    winner = hard.playout(board, threats, seed + played, deadline, start + nodes)
+                    winner = hard.playout(
+                        board, threats, seed + played, deadline, start + nodes, PLAYOUT_MOVE_NODES
+                    )
                     totals[cell] += 0 if winner is None else 1 if winner is mark else -1
                     done += 1
             except OutOfBudget:

@@ -77,14 +77,16 @@ def playout(
     seed: int,
     deadline: float | None = None,
     limit: int | None = None,
+    per_move: int = NODES,
 ) -> Mark | None:
-    """The winner when hard plays on for both sides (the board is not changed). `search` may
-    bring what it learnt in earlier playouts; OutOfBudget when the clock passes `deadline` or
-    its node count reaches `limit` before the game ends."""
+    """The winner when hard plays on for both sides, searching at most `per_move` positions a
+    move (the board is not changed). `search` may bring what it learnt in earlier playouts;
+    OutOfBudget when the clock passes `deadline` or its node count reaches `limit` before the
+    game ends."""
     pushed = 0
     try:
         while not board.is_over():
-            nodes = NODES if limit is None else min(NODES, limit - search.nodes)
+            nodes = per_move if limit is None else min(per_move, limit - search.nodes)
             if nodes <= 0:
                 raise OutOfBudget
             search.set_budget(nodes, None if deadline is None else deadline - time.perf_counter())

@@ -19,7 +19,6 @@ from functools import cache
 from qubic.core.board import Board
 from qubic.core.geometry import Geometry
 from qubic.players.base import Reply, new_seed, position_rng
-from qubic.players.hard import opening_cells
 from qubic.search.defence import defend
 from qubic.search.scoring import score_cells
 from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, winning_mask
@@ -46,7 +45,7 @@ class Habits:
     defends: bool = False  # looks for the opponent's forced wins too, and stops them
     nodes: int = 0  # threat-search positions a move
     choices: int = 1  # quiet moves it picks among, the best more often
-    corners: bool = False  # keeps to the corners and the centre in the opening, as hard does
+    corners: int = 0  # stones before which it keeps to the corners and centre (hard: 12)
 
 
 class HumanPlayer:
@@ -72,9 +71,9 @@ class HumanPlayer:
             move = self.search(threats, me, you, ranked)
             if move is not None:
                 return Reply(move)
-        if habits.corners:
-            first = opening_cells(threats, me, you, scores)
-            ranked = [cell for cell in ranked if cell in first]
+        key = geometry.key_cells
+        if (me | you).bit_count() < habits.corners and key & scores.keys():
+            ranked = [cell for cell in ranked if cell in key]
         picks = ranked[: habits.choices]
         return Reply(rng.choices(picks, [len(picks) - i for i in range(len(picks))])[0])
 

@@ -109,14 +109,19 @@ STEPS = (
         Habits((0.8, 0.6, 0.4), threats=3, defends=True, nodes=20_000),
     ),
     human(
+        "savvy",
+        "finds and stops chains of up to three threats, takes a corner or the centre at first",
+        Habits((0.8, 0.6, 0.4), threats=3, defends=True, nodes=20_000, corners=8),
+    ),
+    human(
         "canny",
         "finds and stops chains of up to three threats, opens in the corners and centre",
-        Habits((0.85, 0.65, 0.45), threats=3, defends=True, nodes=20_000, corners=True),
+        Habits((0.8, 0.6, 0.4), threats=3, defends=True, nodes=20_000, corners=12),
     ),
     human(
         "crafty",
-        "finds and stops chains of up to six threats, opens in the corners and centre",
-        Habits((1.0, 0.85, 0.7), threats=6, defends=True, nodes=40_000, corners=True),
+        "finds and stops chains of up to four threats, opens in the corners and centre",
+        Habits((0.95, 0.8, 0.6), threats=4, defends=True, nodes=30_000, corners=12),
     ),
     thinker(
         "cunning",
