@@ -28,7 +28,7 @@ from qubic.search.strategy import ESCAPED, loss_length, x_move
 from qubic.search.threats import OutOfBudget, ThreatSearch
 
 # As O: every quiet move measured, more of them proved.
-PERFECT = Effort(vet=Vetting(64, 6, 5_000))
+PERFECT = Effort(vet=Vetting(64, 6, 3_000))
 LOSS_NODES = 300_000  # threat-search positions for X's play in all the measures of a loss
 LOSS_SECONDS = 1.0  # their safety cap
 
