@@ -149,18 +149,20 @@ def loads(text: str, finished: bool = False) -> tuple[Settings, Board]:
 def save(path: str, settings: Settings, board: Board, replace: bool = False) -> None:
     """Write the game to `path` atomically and durably.
 
-    A new name is claimed exclusively: NameTaken if another file appears there meanwhile.
-    An existing file is replaced only with `replace` (the caller's word that this game
-    wrote it) and only if it is a saved game; a symbolic link is then followed, so the file
-    it points to is replaced and keeps its mode. SaveFileError, in one line, for anything
-    else: a folder, a FIFO or a device (never opened), a link to nothing, a file that is not
-    a saved game, or one that cannot be written."""
+    A new name is claimed exclusively: NameTaken if another file appears there meanwhile,
+    or if another saved game is there and not `replace`. An existing file is replaced only
+    with `replace` (the caller's word that this game wrote it) and only if it is a saved
+    game; a symbolic link is then followed, so the file it points to is replaced and keeps
+    its mode. SaveFileError, in one line, for anything else: a folder, a FIFO or a device
+    (never opened), a link to nothing, a file that is not a saved game, or one that cannot
+    be written."""
     text = dumps(settings, board)
     try:
         info = os.stat(path)
     except FileNotFoundError:
         info = None
-        if os.path.lexists(path):
+        # A name another game claims meanwhile is a file, not a link: the claim below says so.
+        if os.path.islink(path) and not os.path.exists(path):
             raise SaveFileError("it is a symbolic link to nothing: choose another name") from None
     except OSError as error:
         raise SaveFileError(files.reason(error)) from None
@@ -187,8 +189,8 @@ def save(path: str, settings: Settings, board: Board, replace: bool = False) -> 
             raise SaveFileError(f"it exists and cannot be read: {error}") from None
     if not first.startswith(MAGIC):
         raise SaveFileError("it exists and is not a qubic saved game")
-    if not replace:
-        raise SaveFileError("it holds another saved game: choose another name")
+    if not replace:  # taken: by another game's save of the same second, or before
+        raise NameTaken("it holds another saved game: choose another name")
     try:
         files.write_atomic(path, text)
     except files.FileError as error:
