@@ -219,7 +219,8 @@ def test_analyze_in_the_console_lists_delays_apart_from_stops(tmp_path):
 def test_analyze_in_the_console_names_the_stops_at_the_end_of_a_chain(tmp_path):
     path = tmp_path / "chain.txt"
     savefile.save(str(path), Settings(players=2), board_of(CHAIN))
-    child = spawn("--load", str(path), "--no-color")
+    # From its folder: the question at QUIT names the file, and a long path would wrap it.
+    child = spawn("--load", path.name, "--no-color", cwd=str(tmp_path))
     try:
         expect_prompt(child, "O, YOUR MOVE?")
         child.sendline("ANALYZE")
