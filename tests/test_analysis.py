@@ -30,7 +30,7 @@ from tests.scripted import engine_position, moves, position
 from tests.test_defence import plain_delay
 from tests.test_engine import EngineProcess
 
-WITHIN = 12  # own moves: the promise that no win that long is missed
+WITHIN = 12  # own moves: no forced win that long is missed
 GAMES = 8
 LOST = position(x="111 112 113 121 131", o="444 332 223 342")  # X: 114 and 141, O to move
 FIRST_LINE_CUBE3 = CUBE3.with_options(target=1)

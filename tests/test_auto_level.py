@@ -70,6 +70,7 @@ def said_nearest(output: str) -> tuple[int, str]:
     return int(found.group(1)), step.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rating", [1400, 1075, 0, 1530])
 def test_level_n_and_go_elo_n_pick_the_same_step(rating, tmp_path):
     data = str(tmp_path / "data")
@@ -136,6 +137,7 @@ def test_go_elo_refuses_what_is_not_a_rating():
     assert errors[3] == "readyok"
 
 
+@pytest.mark.slow
 def test_auto_names_its_step_and_follows_the_rating(tmp_path):
     """A new player meets the step nearest 1000; after a won game, the step nearest the new
     rating, named at the start of the game."""

@@ -248,6 +248,7 @@ def test_two_dated_saves_in_the_same_minute_keep_both_games(tmp_path):
     assert [format_cell(cell) for cell in games] == ["111", "444"]
 
 
+@pytest.mark.slow
 def test_no_blank_lines_are_kept_under_the_prompt_so_help_stays_in_sight():
     # Issue 37: seven blank lines were kept under every prompt for the completion menu, so at
     # 24 rows HELP's heading scrolled away.

@@ -93,6 +93,7 @@ def test_moves_lists_the_game_numbered_with_who_played():
     leave(child)
 
 
+@pytest.mark.slow
 def test_help_lists_every_command():
     child = start(True, "--no-color")
     command(child, "help", r"AT YOUR MOVE YOU CAN TYPE:\r\n([\s\S]*?LEAVES AT ONCE)\r\n")
@@ -192,6 +193,7 @@ def test_load_refuses_options_the_save_already_holds(tmp_path):
     assert "--load resumes the saved game with its own options: drop --level" in result.stderr
 
 
+@pytest.mark.slow
 def test_save_will_not_overwrite_a_file_that_is_not_a_save(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the program runs here too
     path = tmp_path / "notes.txt"

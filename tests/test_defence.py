@@ -141,6 +141,7 @@ def test_a_chain_of_threes_that_ends_in_a_stop_is_a_stop():
     assert classified(CHAIN + " 142 132 242 342")["312"] == "stops"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["hard", "expert", "perfect"])
 def test_the_levels_hold_where_a_chain_of_threes_ends_in_a_stop(level):
     board = board_of(CHAIN)
@@ -216,6 +217,7 @@ def test_analyze_in_the_console_lists_delays_apart_from_stops(tmp_path):
         child.close(force=True)
 
 
+@pytest.mark.slow
 def test_analyze_in_the_console_names_the_stops_at_the_end_of_a_chain(tmp_path):
     path = tmp_path / "chain.txt"
     savefile.save(str(path), Settings(players=2), board_of(CHAIN))
@@ -243,6 +245,7 @@ def test_analyze_in_the_console_names_the_stops_at_the_end_of_a_chain(tmp_path):
         child.close(force=True)
 
 
+@pytest.mark.slow
 def test_the_review_marks_the_move_that_passed_over_a_stop_and_not_the_stops():
     held = review(board_of(CHAIN + " 142 132 242 342 312 213 212 412 221 211"))
     stops = {28: "142", 30: "242", 32: "312"}  # plies, counted from 1, of O's stops

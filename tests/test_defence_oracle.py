@@ -22,8 +22,9 @@ from tests.oracle import DELAYS, FAILS, STOPS, DefenceOracle
 
 POSITIONS = Path(__file__).parent / "data" / "defence_positions.txt"
 DEPTH = 16  # the oracle's reach in the attacker's own moves: the search's MAX_THREATS
-SAMPLE = 29  # kept positions in the fast tier, spread over the file
-# The position: 142 and 312 stop X's win only at the end of a chain of threes.
+SAMPLE = 14  # kept positions in the fast tier, spread over the file
+# 142 and 312 stop X's win here only at the end of a chain of threes, which a rule looking two
+# turns past an exchange called delays.
 CHAIN = (
     "414 411 444 144 322 114 111 333 141 232 434 424 441 112 432 423 143 231 234 134 124 421 "
     "422 442 222 122 413"

@@ -279,8 +279,6 @@ class ConfigDoor:
 
 # The record reader.
 
-RECORD_STORE = hasattr(record, "Store")  # the SQLite record, once it is there
-
 
 @st.composite
 def record_files(draw: st.DrawFn) -> tuple[bytes | None, bytes | None]:
@@ -614,8 +612,6 @@ def test_the_config_reader_takes_any_bytes(tmp_path):
 
 @pytest.mark.slow
 def test_the_record_reader_takes_any_bytes(tmp_path):
-    if not RECORD_STORE:
-        pytest.skip("the SQLite record (issue 55, What to build 1) has not landed")
     fuzz(RecordDoor(tmp_path), EXAMPLES["record reader"])()
 
 
@@ -635,7 +631,7 @@ def test_every_question_takes_any_answer(tmp_path, question):
 def doors(folder: Path) -> list[Any]:
     """Every door, for the benchmark: each in a folder of its own under `folder` (the record
     reader only once the SQLite record is there)."""
-    made: list[Any] = [SaveDoor, ConfigDoor, *([RecordDoor] if RECORD_STORE else []), EngineDoor]
+    made: list[Any] = [SaveDoor, ConfigDoor, RecordDoor, EngineDoor]
     made += questions()
     for index, door in enumerate(made):
         home = folder / str(index)

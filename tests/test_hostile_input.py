@@ -259,6 +259,7 @@ def test_review_takes_any_junk_as_no_step():
 # Item 10: closed streams.
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command, status, said",
     [
@@ -276,6 +277,7 @@ def test_a_closed_standard_input_reads_as_empty(command, status, said):
     clean(result.stdout + result.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["Q >&-", "Q engine >&-", "Q stats >&-", "Q --version >&-"])
 def test_a_closed_standard_output_is_said_in_one_line(command):
     result = shell(command)

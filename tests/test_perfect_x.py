@@ -29,6 +29,7 @@ def _load() -> ModuleType:
 p = _load()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("x", ["seeded", "quickest"])
 @pytest.mark.parametrize("o", ["random", "easy"])
 def test_each_perfect_x_wins_against_the_defenders(x: str, o: str) -> None:

@@ -115,6 +115,7 @@ def test_the_same_seed_gives_the_same_sitting_and_another_seed_another():
     assert "PUZZLES SOLVED: 0 OF 2." in runs[0].stdout
 
 
+@pytest.mark.slow
 def test_a_random_sitting_says_how_to_repeat_it():
     result = run_piped("puzzle", "--moves", "1")
     seed = re.search(r"THESE PUZZLES COME AGAIN WITH: qubic puzzle --seed (\d+)", result.stdout)

@@ -88,6 +88,7 @@ def rating_said(output: str) -> tuple[int, int, int]:
     return tuple(int(number) for number in found[0])  # type: ignore[return-value]
 
 
+@pytest.mark.slow
 def test_a_won_game_raises_the_rating_and_a_lost_one_lowers_it(tmp_path):
     data = str(tmp_path / "data")
     normal = step_named("normal")
@@ -171,6 +172,7 @@ def cube3_game() -> str:
     return "".join(f"{format_cell(cell, board.geometry)}\n" for cell in board.moves[::2])
 
 
+@pytest.mark.slow
 def test_two_people_and_other_variants_are_not_rated(tmp_path):
     data = str(tmp_path / "data")
     game = find_game(Mark.X, NormalPlayer(SEED))

@@ -98,6 +98,7 @@ def finish_together(data: Path, games: int, line: str = ONE_TO_WIN) -> list[str]
                 program.kill()
 
 
+@pytest.mark.slow
 def test_sixteen_games_finishing_at_once_are_all_counted(tmp_path):
     # Item 1: 34 games ending together were counted as 19.
     outputs = finish_together(tmp_path, 16)
@@ -125,6 +126,7 @@ def test_each_game_is_a_row_with_its_variant_level_side_and_result(tmp_path):
     assert row[8].endswith("Z") and len(row[8]) == len("2026-11-22T15:30:07Z")
 
 
+@pytest.mark.slow
 def test_stats_counts_each_variant_apart(tmp_path):
     # Issue 56, item 10: a cube3 win was counted in the QUBIC rows.
     win(tmp_path)
@@ -171,6 +173,7 @@ def foreign_store(path: Path) -> None:
     connection.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", [*DAMAGE, "a newer version", "another program's database"])
 def test_a_damaged_store_is_kept_aside_said_in_one_line_and_replaced(tmp_path, kind):
     # Item 2: a damaged record was wiped without a word.
@@ -241,6 +244,7 @@ def test_an_unreadable_store_is_kept_aside_not_replaced(tmp_path):
 OLD_RECORD = "qubic-record 1\nhard first 3 1 0\nnormal second 0 2 1\n"
 
 
+@pytest.mark.slow
 def test_the_old_text_record_is_taken_over_once_and_kept(tmp_path):
     old = tmp_path / "qubic" / "record.txt"
     old.parent.mkdir(parents=True)
@@ -258,6 +262,7 @@ def test_the_old_text_record_is_taken_over_once_and_kept(tmp_path):
     assert rows(tmp_path) == [["QUBIC", "NORMAL", "FIRST", "1", "0", "0", "1"], *expected]
 
 
+@pytest.mark.slow
 def test_an_old_record_with_foreign_digits_is_read_without_a_crash(tmp_path):
     # Item 7: a count with a non-ASCII digit (²) crashed qubic stats and every game's end.
     old = tmp_path / "qubic" / "record.txt"

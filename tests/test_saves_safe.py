@@ -42,6 +42,7 @@ def saved_moves(path: Path) -> list[int]:
     return savefile.load(str(path))[1].moves
 
 
+@pytest.mark.slow
 def test_eight_saves_in_the_same_second_give_eight_files(tmp_path):
     # Item 3: 8 games typed SAVE in the same second; all said GAME SAVED, and 4 files existed.
     first_moves = ["111", "112", "113", "114", "121", "122", "123", "124"]
@@ -131,6 +132,7 @@ def test_back_at_the_question_before_leaving_returns_to_the_game(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_a_name_starting_qubic_save_is_a_file_name(tmp_path):
     # Item 5: SAVE qubic-save-mine.txt succeeded, and --load of it failed as an EXPORT line.
     result = run_in(tmp_path, *TWO_PLAYERS, stdin="no\n111\nSAVE qubic-save-mine.txt\nquit\n")
@@ -139,6 +141,7 @@ def test_a_name_starting_qubic_save_is_a_file_name(tmp_path):
     assert loaded.returncode == 0 and "RESUMING A SAVED GAME AT MOVE 2." in loaded.stdout
 
 
+@pytest.mark.slow
 def test_a_save_cut_short_in_a_move_is_refused_in_one_line(tmp_path):
     # Item 6: `moves: 111 2` loaded as another game (square 2).
     path = tmp_path / "cut.txt"
@@ -151,6 +154,7 @@ def test_a_save_cut_short_in_a_move_is_refused_in_one_line(tmp_path):
         assert f"{path}: move 2 '2': " in said
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
 def test_load_review_and_save_refuse_what_is_not_a_regular_file_at_once(tmp_path, kind):
     # Items 12 and 13: a FIFO hung --load, review and SAVE; /dev/zero ran out of memory.
@@ -280,6 +284,7 @@ def test_a_save_cleans_up_stale_temporary_files_of_its_own(tmp_path):
     assert left == sorted(["game.txt", live.name, theirs.name]), "the stale ones are gone"
 
 
+@pytest.mark.slow
 def test_a_save_killed_outright_leaves_the_old_file_or_the_new_one(tmp_path):
     # A writer killed at any point leaves the old file or the new one, never half of one.
     path = tmp_path / "game.txt"
@@ -336,6 +341,7 @@ def test_read_text_is_bounded_and_reads_regular_files_only(tmp_path):
         files.read_text(tmp_path / "none", 100)
 
 
+@pytest.mark.slow
 def test_quit_saves_a_loaded_game_back_to_its_file_asking_first(tmp_path):
     # Issue 56, item 8: --load g1.txt, a move, QUIT, YES saved to a new qubic-....txt.
     g1 = tmp_path / "g1.txt"

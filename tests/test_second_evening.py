@@ -348,6 +348,7 @@ def test_a_puzzle_names_whose_squares_and_leaving_at_once_counts_nothing():
     assert run_piped("puzzle", "--no-color", "--seed", "1", stdin="quit\n").returncode == 0
 
 
+@pytest.mark.slow
 def test_instructions_follow_the_players_and_the_board():
     two = " ".join(run_piped("--players", "2", "--no-record", stdin="yes\nquit\n").stdout.split())
     assert "THE TWO OF YOU PLAY X AND O AT ONE KEYBOARD." in two

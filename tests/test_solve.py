@@ -26,6 +26,7 @@ from qubic.search.prover import DISPROVED, PROVED, X_WIDTH, Prover
 from tests.positions import QUIET_WIN, bits
 
 
+@pytest.mark.slow
 def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
     path = tmp_path / "proof.txt.xz"
     start = bits(QUIET_WIN)

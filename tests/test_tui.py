@@ -369,6 +369,7 @@ def test_marks_show_where_a_side_could_complete_a_line():
     quit_at_once(screen)
 
 
+@pytest.mark.slow
 def test_help_lists_the_keys_and_esc_closes_it():
     screen = started()
     screen.press("?", "UNDO YOUR MOVE AND THE MACHINE'S REPLY")
@@ -407,6 +408,7 @@ def test_told_to_stop_it_puts_the_screen_away():
     assert "\x1b[?1049l" in screen.output and "\x1b[?1000l" in screen.output
 
 
+@pytest.mark.slow
 def test_leaves_the_terminal_as_it_found_it():
     shell = pexpect.spawn(
         "sh",
@@ -505,6 +507,7 @@ def test_the_quit_question_cancels_and_text_fits_between_words(columns, tmp_path
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_n_after_a_finished_game_leaves_and_a_load_says_everything_once():
     game = find_game(Mark.X, NormalPlayer(SEED))
     before_the_win = Board.from_moves(game.moves[:-1])

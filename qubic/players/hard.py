@@ -21,7 +21,7 @@ from qubic.search.threats import (
 )
 
 NODES = 150_000  # threat-search positions per move: about a second here, and reproducible
-SECONDS = 1.8  # never more than this, whatever the nodes: the issue caps a move at 2 s
+SECONDS = 1.8  # never more than this, whatever the nodes: a move answers within 2 s
 SETUP_BONUS = 100.0  # a quiet move that leaves us a forced win if the opponent does nothing
 SETUP_DEPTH = 8  # own threat moves looked for after a quiet move
 SHORTLIST = 6  # quiet moves whose opponent chances are counted
