@@ -210,15 +210,7 @@ def write_atomic(
         raise FileError(reason(error)) from None
     placed = False
     try:
-        try:
-            if mode is not None:
-                os.fchmod(handle, mode)
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(handle, view) :]
-            os.fsync(handle)
-        finally:
-            os.close(handle)
+        _write_all(handle, payload, mode)
         if exclusive:
             _link(temporary, target, payload, mode)
         else:
@@ -248,6 +240,11 @@ def _link(temporary: Path, target: Path, payload: bytes, mode: int | None) -> No
         handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except FileExistsError:
         raise NameTaken("the name is taken") from None
+    _write_all(handle, payload, mode)
+
+
+def _write_all(handle: int, payload: bytes, mode: int | None) -> None:
+    """Write `payload` to the open file `handle`, give it `mode` if any, fsync and close it."""
     try:
         if mode is not None:
             os.fchmod(handle, mode)
