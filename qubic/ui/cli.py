@@ -464,7 +464,8 @@ def standard_streams() -> list[str]:
 
 
 def play(argv: list[str] | None) -> int:
-    """The options, then the game or the engine; the exit status."""
+    """The options, then the mode they ask for: review, stats, the engine, puzzles or a game;
+    the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     given: dict[str, Any] = {
@@ -484,49 +485,94 @@ def play(argv: list[str] | None) -> int:
         if given or changes or len(vars(args)) > 2:
             parser.error("qubic stats takes no option")
         return print_record()
-    defaults = read_config() if args.mode == "play" and not hasattr(args, "load") else {}
     if args.mode == "engine":
-        playing = {"load", "pause", "board", "tui"} & set(vars(args))  # only a game's
-        extra = set(given) - {"level", "seed"} | playing | set(changes)
-        if extra:
-            parser.error(
-                f"the engine takes only --level and --seed, not --{extra.pop()}".replace("_", "-")
-            )
-        if resolve_levels(parser, given)[0]:
-            parser.error(
-                "--level auto follows your rating in the game; the engine takes a name or a rating"
-            )
-        return engine.run(given.get("level", DEFAULT_LEVEL), given.get("seed"))
+        return run_engine(parser, args, given, changes)
+    defaults = read_config() if args.mode == "play" and not hasattr(args, "load") else {}
     if args.mode == "puzzle":
         session: Session = puzzle_session(parser, args, given, changes)
     elif hasattr(args, "load"):
-        if given or changes:
-            option = "--" + next(iter([*given, *changes])).replace("_", "-")
-            parser.error(f"--load resumes the saved game with its own options: drop {option}")
-        try:
-            loaded = savefile.load(args.load)
-            path = None if savefile.is_export(args.load) else args.load
-            session = Session.resume(*loaded, path=path)
-        except savefile.SaveFileError as error:
-            print(f"qubic: cannot load {cut(args.load, NAME_LIMIT)}: {error}", file=sys.stderr)
+        loaded = loaded_session(parser, args, given, changes)
+        if loaded is None:
             return 2
+        session = loaded
     else:
-        try:
-            given["variant"] = find_variant(given.get("variant", "qubic")).with_options(**changes)
-        except VariantError as error:
-            parser.error(str(error))
-        if "level" in defaults and "level" not in given:
-            given["level"] = config_level(str(defaults["level"]), given)
-        if defaults.get("always-show") and "always_show" not in given:
-            given["always_show"] = True
-        auto, said = resolve_levels(parser, given)
-        settings = Settings(**given)
-        problem = game_problem(settings)
-        if problem:
-            parser.error(problem)
-        session = Session(settings)
-        session.opening += said
-        session.auto = auto and follows_rating(parser, args, settings)
+        session = new_session(parser, args, given, changes, defaults)
+    return run_session(parser, args, session, defaults)
+
+
+def run_engine(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    given: dict[str, Any],
+    changes: dict[str, Any],
+) -> int:
+    """`qubic engine`: the protocol, with only --level and --seed of the game's options."""
+    playing = {"load", "pause", "board", "tui"} & set(vars(args))  # only a game's
+    extra = set(given) - {"level", "seed"} | playing | set(changes)
+    if extra:
+        parser.error(
+            f"the engine takes only --level and --seed, not --{extra.pop()}".replace("_", "-")
+        )
+    if resolve_levels(parser, given)[0]:
+        parser.error(
+            "--level auto follows your rating in the game; the engine takes a name or a rating"
+        )
+    return engine.run(given.get("level", DEFAULT_LEVEL), given.get("seed"))
+
+
+def loaded_session(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    given: dict[str, Any],
+    changes: dict[str, Any],
+) -> Session | None:
+    """The game `--load` names, resumed; None when it cannot be loaded (said on stderr)."""
+    if given or changes:
+        option = "--" + next(iter([*given, *changes])).replace("_", "-")
+        parser.error(f"--load resumes the saved game with its own options: drop {option}")
+    try:
+        loaded = savefile.load(args.load)
+    except savefile.SaveFileError as error:
+        print(f"qubic: cannot load {cut(args.load, NAME_LIMIT)}: {error}", file=sys.stderr)
+        return None
+    path = None if savefile.is_export(args.load) else args.load
+    return Session.resume(*loaded, path=path)
+
+
+def new_session(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    given: dict[str, Any],
+    changes: dict[str, Any],
+    defaults: dict[str, str | bool],
+) -> Session:
+    """A new game with the options given, the config's defaults where none is."""
+    try:
+        given["variant"] = find_variant(given.get("variant", "qubic")).with_options(**changes)
+    except VariantError as error:
+        parser.error(str(error))
+    if "level" in defaults and "level" not in given:
+        given["level"] = config_level(str(defaults["level"]), given)
+    if defaults.get("always-show") and "always_show" not in given:
+        given["always_show"] = True
+    auto, said = resolve_levels(parser, given)
+    settings = Settings(**given)
+    problem = game_problem(settings)
+    if problem:
+        parser.error(problem)
+    session = Session(settings)
+    session.opening += said
+    session.auto = auto and follows_rating(parser, args, settings)
+    return session
+
+
+def run_session(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    session: Session,
+    defaults: dict[str, str | bool],
+) -> int:
+    """Play `session` in the full screen, a terminal or through pipes; the exit status."""
     session.program = program_name()
     if not hasattr(args, "no_record") and args.mode == "play":
         session.record = record.record_path()
