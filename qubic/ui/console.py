@@ -19,7 +19,8 @@ import termios
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
+from contextlib import contextmanager, nullcontext, suppress
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from prompt_toolkit import PromptSession
@@ -329,40 +330,8 @@ def run(
     `wrap`, when the terminal is wide enough).
     """
 
-    told: list[str] = []  # said once: the wide board does not fit
-
-    def picture(item: Picture, width: int) -> list[str]:
-        """The board in the layout asked for, or else the one that fits the terminal."""
-        geometry = item.geometry
-        if board == "tall" or (not width and board != "wide"):
-            return render(item, colour=colour)
-        if board == "wide" and (not width or wide_width(geometry) <= width):
-            return render(item, colour=colour, wide=True)
-        across = fitting_across(geometry, width)
-        lines = render(item, colour=colour, across=across)
-        if board == "wide" and not told:
-            told.append(board)
-            rows = "STACKED" if across == 1 else f"{NUMBER_WORDS[across]} LEVELS A ROW"
-            said = f"--board wide NEEDS {wide_width(geometry)} COLUMNS; SHOWN {rows}."
-            return [*fit(said, width), *lines]
-        return lines
-
-    def show(output: Output) -> None:
-        columns = shutil.get_terminal_size().columns if wrap else 0
-        for item in output:
-            if isinstance(item, Picture):
-                lines = picture(item, columns)
-            elif isinstance(item, Hanging):
-                lines = fit(item, min(columns or WIDTH, WIDTH))
-            else:
-                lines = fit(item, columns) if columns else [item]
-            stdout.write("".join(line + "\n" for line in lines))
-        stdout.flush()
-
-    def thinking() -> AbstractContextManager[object]:
-        return typeahead.quiet() if typeahead else nullcontext()
-
-    clock = TurnClock()
+    printer = Printer(stdout, colour, wrap, board)
+    show = printer.show
     # Told to stop (SIGTERM) or hung up (SIGHUP), the game unwinds as after Ctrl-C, putting
     # the terminal back as it found it; a signal ignored from the start (nohup) stays so.
     previous = {
@@ -372,21 +341,7 @@ def run(
     }
     try:
         show(session.start())
-        while not session.done:
-            if session.machine_to_move:
-                with thinking():
-                    with Spinner(stdout) if spinner else nullcontext():
-                        output = session.machine_move()
-                    show(output)
-                    if pause and session.machine_to_move:
-                        time.sleep(pause)
-                continue
-            try:
-                answer = asker.ask(session.prompt, clock.left(session))
-            except TimeUp:
-                show(session.time_up())
-                continue
-            show(session.answer(answer))
+        _play(session, asker, printer, spinner, pause, typeahead)
     except KeyboardInterrupt:
         show(["", GOODBYE])
         return INTERRUPTED
@@ -403,6 +358,73 @@ def run(
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     return 0
+
+
+def _play(
+    session: Session,
+    asker: Asker,
+    printer: Printer,
+    spinner: bool,
+    pause: float,
+    typeahead: TypeAhead | None,
+) -> None:
+    """The session's questions and the machine's moves, until the player is done."""
+    clock, show = TurnClock(), printer.show
+    while not session.done:
+        if session.machine_to_move:
+            with typeahead.quiet() if typeahead else nullcontext():
+                with Spinner(printer.stdout) if spinner else nullcontext():
+                    output = session.machine_move()
+                show(output)
+                if pause and session.machine_to_move:
+                    time.sleep(pause)
+            continue
+        try:
+            answer = asker.ask(session.prompt, clock.left(session))
+        except TimeUp:
+            show(session.time_up())
+            continue
+        show(session.answer(answer))
+
+
+@dataclass
+class Printer:
+    """Writes what a session says: lines fitted to the terminal's width with `wrap`, the
+    board in the layout asked for (`board`: "wide", "tall" or None), coloured with `colour`."""
+
+    stdout: TextIO
+    colour: bool
+    wrap: bool
+    board: str | None
+    told: bool = False  # said once: the wide board does not fit
+
+    def picture(self, item: Picture, width: int) -> list[str]:
+        """The board in the layout asked for, or else the one that fits the terminal."""
+        geometry, board, colour = item.geometry, self.board, self.colour
+        if board == "tall" or (not width and board != "wide"):
+            return render(item, colour=colour)
+        if board == "wide" and (not width or wide_width(geometry) <= width):
+            return render(item, colour=colour, wide=True)
+        across = fitting_across(geometry, width)
+        lines = render(item, colour=colour, across=across)
+        if board == "wide" and not self.told:
+            self.told = True
+            rows = "STACKED" if across == 1 else f"{NUMBER_WORDS[across]} LEVELS A ROW"
+            said = f"--board wide NEEDS {wide_width(geometry)} COLUMNS; SHOWN {rows}."
+            return [*fit(said, width), *lines]
+        return lines
+
+    def show(self, output: Output) -> None:
+        columns = shutil.get_terminal_size().columns if self.wrap else 0
+        for item in output:
+            if isinstance(item, Picture):
+                lines = self.picture(item, columns)
+            elif isinstance(item, Hanging):
+                lines = fit(item, min(columns or WIDTH, WIDTH))
+            else:
+                lines = fit(item, columns) if columns else [item]
+            self.stdout.write("".join(line + "\n" for line in lines))
+        self.stdout.flush()
 
 
 def _silence() -> None:
