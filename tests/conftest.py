@@ -113,3 +113,25 @@ def expect_goodbye(child: pexpect.spawn, status: int = 0) -> None:
     assert "Traceback" not in child.before
     child.close()
     assert child.exitstatus == status
+
+
+# Python's own words, which no message of ours may show.
+PYTHON_WORDS = (
+    "Traceback",
+    "invalid literal",
+    "Exceeds the limit",
+    "not None",
+    "[Errno",
+    "Error:",
+    "Error(",
+    "could not convert",
+    "codec can't",
+    "object has no attribute",
+)
+HUGE = "1" + "0" * 5000  # a number past every limit, and past int()'s digits
+
+
+def clean(text: str) -> None:
+    """No traceback and none of Python's words in `text`."""
+    for words in PYTHON_WORDS:
+        assert words not in text, f"{words!r} in {text[:300]!r}"

@@ -26,29 +26,11 @@ from qubic.play import record, savefile
 from qubic.play.settings import Settings
 from qubic.players.normal import NormalPlayer
 from qubic.ui.protocol import LINE_LIMIT
-from tests.conftest import expect_prompt, program_env, qubic_command, run_piped, spawn
+from tests.conftest import HUGE, clean, expect_prompt, program_env, qubic_command, run_piped, spawn
 from tests.scripted import find_game
 
 SEED = 5
 MOVE = r"YOUR MOVE\?"
-# Python's own words, which no message of ours may show.
-PYTHON_WORDS = (
-    "Traceback",
-    "invalid literal",
-    "Exceeds the limit",
-    "not None",
-    "[Errno",
-    "Error:",
-    "could not convert",
-    "codec can't",
-)
-HUGE = "1" + "0" * 5000
-
-
-def clean(text: str) -> None:
-    """No traceback and none of Python's words in `text`."""
-    for words in PYTHON_WORDS:
-        assert words not in text, f"{words!r} in {text[:300]!r}"
 
 
 def run_bytes(*args: str, stdin: bytes = b"", timeout: float = 60, **env: str):
