@@ -82,13 +82,15 @@ class Outside:
 
 class Record(TypedDict):
     """A finished game, one line of `--record`: the winner 'X', 'O' or '-' for a draw, and
-    each side's move times in seconds (X's, then O's)."""
+    each side's move times in seconds (X's, then O's): of the clock, and of processor time
+    (what the move takes on an idle machine, whatever else shares the cores)."""
 
     index: int
     x: str
     o: str
     winner: str
     times: list[list[float]]
+    cpu: list[list[float]]  # absent from records made before it was kept
 
 
 @dataclass(frozen=True)
@@ -110,14 +112,23 @@ def play(game: Game) -> Record:
     sides = (mover(game.x, seed), mover(game.o, seed + 1))
     board = Board()
     times: list[list[float]] = [[], []]
+    cpu: list[list[float]] = [[], []]
     while not board.is_over():
         side = len(board.moves) % 2
-        start = time.perf_counter()
+        start, used = time.perf_counter(), time.process_time()
         cell = sides[side].move(board.copy())
         times[side].append(round(time.perf_counter() - start, 5))
+        cpu[side].append(round(time.process_time() - used, 5))
         board.push(cell)
     winner = "-" if board.winner is None else board.winner.name
-    return {"index": game.index, "x": game.x, "o": game.o, "winner": winner, "times": times}
+    return {
+        "index": game.index,
+        "x": game.x,
+        "o": game.o,
+        "winner": winner,
+        "times": times,
+        "cpu": cpu,
+    }
 
 
 def published() -> dict[str, int]:
@@ -292,18 +303,24 @@ def cross_table(players: Sequence[str], pairs: Tally) -> str:
 
 
 def move_times(players: Sequence[str], records: Iterable[Record]) -> str:
-    """Each step's move times: moves, median, 90th percentile and slowest, in seconds."""
-    times: dict[str, list[float]] = {name: [] for name in players if name not in OUTSIDE}
+    """Each step's move times in seconds of processor time (moves, median, 90th percentile
+    and slowest), and its slowest by the clock (records from before processor time was kept
+    count by the clock)."""
+    steps = [name for name in players if name not in OUTSIDE]
+    cpu: dict[str, list[float]] = {name: [] for name in steps}
+    clock: dict[str, list[float]] = {name: [] for name in steps}
     for record in records:
-        for name, own in zip((record["x"], record["o"]), record["times"]):
-            if name in times:
-                times[name].extend(own)
+        names = (record["x"], record["o"])
+        for name, used, took in zip(names, record.get("cpu", record["times"]), record["times"]):
+            if name in cpu:
+                cpu[name].extend(used)
+                clock[name].extend(took)
     rows = []
-    for name, found in times.items():
+    for name, found in cpu.items():
         if found:
             spread = (statistics.median(found), percentile(found, 0.9), max(found))
-            rows.append([name, len(found), *(f"{value:.4f}" for value in spread)])
-    return table(["step", "moves", "median s", "p90 s", "max s"], rows)
+            rows.append([name, len(found), *(f"{v:.4f}" for v in (*spread, max(clock[name])))])
+    return table(["step", "moves", "median s", "p90 s", "max s", "max s, clock"], rows)
 
 
 def ladder_table(players: Sequence[str], rated: dict[str, tuple[float, float]]) -> str:
