@@ -14,14 +14,12 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable
-from contextlib import suppress
 from datetime import datetime
 from enum import Enum
 from functools import partial
 from pathlib import Path
 
 from qubic.core.board import PASS, Board, Mark, Outcome
-from qubic.core.inputs import NumberError, whole
 from qubic.core.notation import (
     NotationError,
     format_cell,
@@ -32,9 +30,9 @@ from qubic.core.notation import (
 from qubic.play import record, savefile
 from qubic.play.commands import ARGUMENTS, AT_THE_END, COMMANDS, HELPS, LEAVE, LEVEL, NUMBER_WORDS
 from qubic.play.instructions import instructions, title
+from qubic.play.navigator import REVIEW_KEYS, REVIEW_WORDS, Navigator
 from qubic.play.rating import START, Rating, after_game, step_words
 from qubic.play.render import Output, Picture
-from qubic.play.review import Review, annotated, position_words, review, summary
 from qubic.play.settings import Settings
 from qubic.play.text import Verbatim, quoted
 from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
@@ -50,10 +48,6 @@ LEAVING_CHOICES = (
 ONE_NAME = "FOR A NAME WITH SPACES: SAVE 'my game.txt'"
 SAVE_TRIES = 100  # dated names tried by a SAVE alone, when other games take them
 SCORES = {"won": 1.0, "drawn": 0.5, "lost": 0.0}  # a result as the rating counts it
-REVIEW_KEYS = (
-    "N: NEXT MOVE, P: PREVIOUS, F: FIRST, L: LAST, A NUMBER: AFTER THAT MOVE, "
-    "MOVES: THE ANNOTATED LIST, Q: DONE."
-)
 AT_THE_END_WORDS = "REVIEW LOOKS BACK ON THE GAME, SAVE KEEPS IT, HELP SAYS WHAT ELSE WORKS HERE."
 
 
@@ -111,8 +105,7 @@ class Session:
         self.resume_with = "--load"  # the options after it that resume a game (--tui too)
         self.written: set[str] = set()  # the files this game was saved to (or loaded from)
         self.saved_moves: list[int] | None = None  # the moves at the last save
-        self.review: Review | None = None  # the game looked back on, at REVIEW
-        self.review_at = 0  # the position shown: before move review_at + 1
+        self.navigator: Navigator | None = None  # the game looked back on, at REVIEW
         self.review_ends = False  # leaving the review ends the sitting (qubic review)
         self.review_keys = REVIEW_KEYS  # what a review's steps are, said as it starts
         self.record: Path | None = None  # where finished games are counted, if anywhere
@@ -230,7 +223,7 @@ class Session:
         if done:
             return ()
         if self.stage is Stage.REVIEW:
-            return ("NEXT", "PREVIOUS", "FIRST", "LAST", "MOVES", "DONE")
+            return REVIEW_WORDS
         if self.stage is Stage.SAVE_BEFORE_LEAVING:
             return ("YES", "NO", "SAVE", "BACK")
         return ("YES", "NO", *LEAVE)
@@ -573,55 +566,23 @@ class Session:
         """Look back on the game on the board: its mistakes, then its positions in turn."""
         if not self.board.moves:
             return ["NO MOVES TO REVIEW."]
-        self.review = review(self.board)
-        self.review_at = 0
+        self.navigator = Navigator(self.board)
+        self.board = self.navigator.board
         self.stage = Stage.REVIEW
-        return [*summary(self.review), self.review_keys, *self._review_position(0)]
-
-    def _review_position(self, ply: int) -> Output:
-        assert self.review is not None
-        self.review_at = ply
-        self.board = self.review.positions[ply].board.copy()
-        return [Picture.of(self.board), *position_words(self.review, ply)]
+        return self.navigator.start(self.review_keys)
 
     def _review_answer(self, text: str) -> Output:
-        assert self.review is not None
-        typed = text.strip().upper()
-        last = len(self.review.moves)
-        steps = {
-            "": self.review_at + 1,
-            "N": self.review_at + 1,
-            "NEXT": self.review_at + 1,
-            "P": self.review_at - 1,
-            "PREVIOUS": self.review_at - 1,
-            "F": 0,
-            "FIRST": 0,
-            "L": last,
-            "LAST": last,
-        }
-        if typed in ("Q", "DONE", *LEAVE):
-            self.board = self.review.positions[-1].board.copy()
-            self.review = None
-            if self.review_ends:
-                self.stage = Stage.DONE
-                return [GOODBYE]
-            self.stage = Stage.PLAY_AGAIN
-            return []
-        if typed == "MOVES":
-            return [*annotated(self.review)]
-        if typed.isdigit():
-            with suppress(NumberError):  # ² or a 5,000-digit number names no move
-                steps[typed] = whole(typed)
-        ply = steps.get(typed)
-        if ply is None:
-            return [f"{quoted(text)} IS NOT A REVIEW STEP."]
-        if typed.isdigit() and ply > last:
-            return [f"THERE IS NO MOVE {ply}: THE GAME HAS MOVES 1 TO {last}."]
-        if ply < 0:
-            return ["THIS IS THE START: NO MOVE COMES BEFORE IT."]
-        if ply > last:
-            return [f"THIS IS THE END: MOVE {last} WAS THE LAST."]
-        return self._review_position(ply)
+        assert self.navigator is not None
+        said = self.navigator.answer(text)
+        self.board = self.navigator.board
+        if not self.navigator.done:
+            return said
+        self.navigator = None
+        if self.review_ends:
+            self.stage = Stage.DONE
+            return [GOODBYE]
+        self.stage = Stage.PLAY_AGAIN
+        return []
 
     def stay(self) -> None:
         """Back to the move from the question before leaving, as if QUIT had not been typed."""
