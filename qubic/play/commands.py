@@ -1,12 +1,13 @@
-"""The commands a person can type at YOUR MOVE?: each a function of the session and the text
-typed after the command's name, answering with what the session says. Bad input answers with a
-one-line explanation and changes nothing."""
+"""The commands a person can type at YOUR MOVE?: each a function of the sitting (a `Host`: what
+the commands ask of it, and no more) and the text typed after the command's name, answering
+with what the sitting says. Bad input answers with a one-line explanation and changes nothing."""
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from qubic.core.board import PASS, Board
 from qubic.core.geometry import CUBE
@@ -15,13 +16,11 @@ from qubic.play import savefile
 from qubic.play.analysis import Unanswered, analyze, describe
 from qubic.play.instructions import NUMBER_WORDS, numbering
 from qubic.play.rating import AUTO, nearest_words, step_words, steps_line, typed_rating
-from qubic.play.render import Output, Picture
+from qubic.play.render import Output, Picture, line_text, score_lines
+from qubic.play.settings import Settings
 from qubic.play.text import Verbatim, capitals, quoted, table
-from qubic.players.ladder import step_named
+from qubic.players.ladder import Step, step_named
 from qubic.players.levels import LEVELS, hint_level, make_player
-
-if TYPE_CHECKING:
-    from qubic.play.session import Session
 
 # What can be typed at YOUR MOVE?, for HELP and --help: (how to type it, what it does).
 COMMAND_HELP = [
@@ -82,13 +81,61 @@ class Hint(str):
         return str(self), self.cell
 
 
-Command = Callable[["Session", str], Output]
+class Table(Protocol):
+    """A game on the table, as SHOW sees it: the board, and the settings (SHOW ALWAYS sets
+    one)."""
+
+    @property
+    def board(self) -> Board: ...
+
+    @property
+    def settings(self) -> Settings: ...
 
 
-def show(session: Session, argument: str) -> Output:
+class Host(Table, Protocol):
+    """What the commands ask of the sitting they act on, besides the board they read and UNDO
+    takes moves off."""
+
+    @property
+    def auto(self) -> bool:
+        """The machine plays the step nearest the player's rating, game by game."""
+        ...
+
+    @property
+    def record(self) -> Path | None:
+        """Where finished games are counted, if anywhere."""
+        ...
+
+    def took_help(self, name: str) -> None:
+        """The player took help (one of HELPS): the game is not rated."""
+
+    def play_on(self) -> None:
+        """Back to the move, as after UNDO (even from a game's end)."""
+
+    def save_to(self, name: str | None = None) -> tuple[bool, Output]:
+        """Save the game to the file `name` (None: a new dated name): whether it worked, and
+        the words."""
+        ...
+
+    def resume_hint(self, game: str) -> Verbatim:
+        """How to resume `game` (a file or an export line), or to review it once it is over."""
+        ...
+
+    def set_level(self, name: str, auto: bool = False) -> None:
+        """The machine plays at level `name` from now on (following the rating with `auto`)."""
+
+    def follow_rating(self) -> Step:
+        """Auto from now on: the step nearest the player's rating plays; the step."""
+        ...
+
+
+Command = Callable[[Host, str], Output]
+
+
+def show(session: Table, argument: str) -> Output:
     option = argument.upper()
     if not option:
-        return [Picture.of(session.board), *session.score_lines()]
+        return [Picture.of(session.board), *score_lines(session.board)]
     if option not in SHOW_OPTIONS:
         return [
             f"SHOW TAKES {' OR '.join(SHOW_OPTIONS)}, OR NOTHING: {quoted(argument)} IS NEITHER."
@@ -99,7 +146,7 @@ def show(session: Session, argument: str) -> Output:
     return ["THE BOARD WILL BE SHOWN ONLY WHEN YOU TYPE SHOW."]
 
 
-def undo(session: Session, argument: str) -> Output:
+def undo(session: Host, argument: str) -> Output:
     """Back to before the last person's move, taking back the machine's replies."""
     if argument:
         return ["UNDO TAKES NOTHING AFTER IT."]
@@ -119,31 +166,31 @@ def undo(session: Session, argument: str) -> Output:
         taken.append(f"{session.settings.seats.whose(mark)} {ply_text(board.pop(), board)}")
     taken.reverse()
     session.play_on()
-    session.help_taken.add("UNDO")
+    session.took_help("UNDO")
     return [f"TAKEN BACK: {' AND '.join(taken)}."]
 
 
-def hint(session: Session, argument: str) -> Output:
+def hint(session: Host, argument: str) -> Output:
     if argument:
         return ["HINT TAKES NOTHING AFTER IT."]
-    level = hint_level(session.variant)
+    level = hint_level(session.settings.variant)
     reply = make_player(level, session.settings.seed).choose(session.board.copy())
-    session.help_taken.add("HINT")
+    session.took_help("HINT")
     return [Hint(f"HINT: {format_cell(reply.cell, session.board.geometry)}", reply.cell)]
 
 
-def analyze_position(session: Session, argument: str) -> Output:
+def analyze_position(session: Host, argument: str) -> Output:
     if argument:
         return ["ANALYZE TAKES NOTHING AFTER IT."]
     try:
         said: Output = list(describe(analyze(session.board), session.board.geometry))
     except Unanswered as error:
         return [f"{capitals(str(error))}."]
-    session.help_taken.add("ANALYZE")
+    session.took_help("ANALYZE")
     return said
 
 
-def moves(session: Session, argument: str) -> Output:
+def moves(session: Host, argument: str) -> Output:
     if argument:
         return ["MOVES TAKES NOTHING AFTER IT."]
     board = session.board
@@ -157,7 +204,7 @@ def moves(session: Session, argument: str) -> Output:
     return lines
 
 
-def lines(session: Session, argument: str) -> Output:
+def lines(session: Host, argument: str) -> Output:
     board = session.board
     names = {mark.name: mark for mark in board.sides}
     wanted = argument.upper()
@@ -168,12 +215,12 @@ def lines(session: Session, argument: str) -> Output:
     output: Output = []
     for mark in marks:
         lines = board.lines_of(mark)
-        listed = ", ".join(session.line_text(line) for line in lines) or "NONE YET"
+        listed = ", ".join(line_text(board, line) for line in lines) or "NONE YET"
         output.append(f"{mark.name}'S LINES ({len(lines)}): {listed}")
     return output
 
 
-def save(session: Session, argument: str) -> Output:
+def save(session: Host, argument: str) -> Output:
     try:
         names = shlex.split(argument)
     except ValueError:
@@ -183,15 +230,15 @@ def save(session: Session, argument: str) -> Output:
     return session.save_to(names[0] if names else None)[1]
 
 
-def export(session: Session, argument: str) -> Output:
+def export(session: Host, argument: str) -> Output:
     if argument:
         return ["EXPORT TAKES NOTHING AFTER IT."]
     line = savefile.export(session.settings, session.board)
     return [Verbatim(line), session.resume_hint("THE LINE ABOVE")]
 
 
-def level(session: Session, argument: str) -> Output:
-    if not session.machines:
+def level(session: Host, argument: str) -> Output:
+    if not session.settings.seats.machines:
         return [f"NO MACHINE PLAYS IN A {NUMBER_WORDS[session.settings.players]}-PLAYER GAME."]
     name = argument.lower()
     if not name:
@@ -208,22 +255,23 @@ def level(session: Session, argument: str) -> Output:
             f"THERE IS NO LEVEL {quoted(argument)}. TYPE A NAME, A RATING SUCH AS 1400, "
             f"OR {AUTO.upper()}; LEVEL ALONE LISTS THEM."
         ]
-    refusal = LEVELS[name].refusal(session.variant)
+    refusal = LEVELS[name].refusal(session.settings.variant)
     if refusal is not None:
         return [f"{capitals(refusal)}."]
-    session.auto = False
     session.set_level(name)
     return said or [f"THE LEVEL IS NOW {name.upper()}."]
 
 
-def level_now(session: Session) -> Output:
+def level_now(session: Host) -> Output:
     """LEVEL alone: the machine's level, and the choices (the ladder's steps with their
     ratings, in QUBIC itself)."""
     current = session.settings.level
     step = step_named(current)
-    if not session.variant.is_qubic:
+    if not session.settings.variant.is_qubic:
         playing = [
-            name.upper() for name, level in LEVELS.items() if level.supports(session.variant)
+            name.upper()
+            for name, level in LEVELS.items()
+            if level.supports(session.settings.variant)
         ]
         return [
             f"THE MACHINE PLAYS AT LEVEL {current.upper()}.",
@@ -241,9 +289,9 @@ def level_now(session: Session) -> Output:
     ]
 
 
-def level_auto(session: Session) -> Output:
+def level_auto(session: Host) -> Output:
     """LEVEL AUTO: the step nearest the player's rating, chosen again before each game."""
-    if not (session.variant.is_qubic and session.settings.seats.one_on_one):
+    if not (session.settings.variant.is_qubic and session.settings.seats.one_on_one):
         return ["LEVEL AUTO FOLLOWS YOUR RATING, WHICH ONLY QUBIC AGAINST THE MACHINE MOVES."]
     if session.record is None:
         return ["LEVEL AUTO FOLLOWS YOUR RATING, AND THIS SITTING KEEPS NO RECORD (--no-record)."]
@@ -251,15 +299,15 @@ def level_auto(session: Session) -> Output:
     return [f"THE MACHINE PLAYS AT {step_words(step)}, THE STEP NEAREST YOUR RATING, GAME BY GAME."]
 
 
-def command_help(session: Session) -> list[tuple[str, str]]:
+def command_help(session: Host) -> list[tuple[str, str]]:
     """COMMAND_HELP for the game being played: only what works in it."""
-    variant = session.variant
+    variant = session.settings.variant
     dropped = set()
     if not numbered(variant.geometry):
         dropped.add("17")
     if not variant.threat_theory:
         dropped.add("ANALYZE")
-    if not session.machines:
+    if not session.settings.seats.machines:
         dropped.add("LEVEL NAME")
     rows = []
     for left, right in COMMAND_HELP:
@@ -278,14 +326,14 @@ def command_help(session: Session) -> list[tuple[str, str]]:
     return rows
 
 
-def end_help(session: Session) -> list[tuple[str, str]]:
+def end_help(session: Host) -> list[tuple[str, str]]:
     """What works at a game's end: another game or not, REVIEW, and the commands that read a
     finished game."""
     ending = set(AT_THE_END) - {"SAVE", "EXPORT"} | set(LEAVE)
     return [*END_HELP, *(row for row in command_help(session) if row[0].split()[0] in ending)]
 
 
-def list_commands(session: Session, argument: str) -> Output:
+def list_commands(session: Host, argument: str) -> Output:
     if argument:
         return ["HELP TAKES NOTHING AFTER IT."]
     if session.board.is_over():

@@ -9,7 +9,8 @@ grid is plain text with the last move in lowercase (`x`, `o`), so every column s
 it is. `#` is a disabled cell, `.` an empty one.
 
 A `Layout` is the text around the cells and the place of each cell's symbol; the console
-fills it with symbols, the full-screen game with its own highlights.
+fills it with symbols, the full-screen game with its own highlights. The score and a line's
+squares are said in words.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from functools import cache, partial
 
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import Geometry
+from qubic.core.notation import format_cell
 
 EMPTY = "."
 DISABLED = "#"
@@ -202,3 +204,15 @@ def _symbol(picture: Picture, cell: int, colour: bool) -> str:
     if cell in picture.line:
         codes.append(LINE)
     return f"\x1b[{';'.join(codes)}m{mark.name}\x1b[0m"
+
+
+def score_lines(board: Board) -> list[str]:
+    """The score line, in games that keep score."""
+    if not board.variant.scoring:
+        return []
+    return ["SCORE " + " ".join(f"{mark.name} {board.scores[mark]}" for mark in board.sides)]
+
+
+def line_text(board: Board, line: int) -> str:
+    """The squares of a line, as LINES and a game's result name them."""
+    return " ".join(format_cell(cell, board.geometry) for cell in board.geometry.lines[line].cells)

@@ -32,7 +32,7 @@ from qubic.play.commands import ARGUMENTS, AT_THE_END, COMMANDS, HELPS, LEAVE, L
 from qubic.play.instructions import instructions, title
 from qubic.play.navigator import REVIEW_KEYS, REVIEW_WORDS, Navigator
 from qubic.play.rating import START, Rating, after_game, step_words
-from qubic.play.render import Output, Picture
+from qubic.play.render import Output, Picture, line_text, score_lines
 from qubic.play.settings import Settings
 from qubic.play.text import Verbatim, quoted
 from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
@@ -146,7 +146,7 @@ class Session:
         if session.machine_to_move:
             session.board_due = True
         else:
-            session.opening += [Picture.of(board), *session.score_lines()]
+            session.opening += [Picture.of(board), *score_lines(session.board)]
             session.score_shown = tuple(board.scores)
         return session
 
@@ -202,7 +202,7 @@ class Session:
             if seats.one_on_one:
                 who = "MACHINE" if seats.is_machine(mover) else "YOU"
             status += f" | {who} PLAYED {format_cell(moves[last], self.board.geometry)}"
-        return status + "".join(f" | {line}" for line in self.score_lines())
+        return status + "".join(f" | {line}" for line in score_lines(self.board))
 
     def words(self, before: str = "") -> tuple[str, ...]:
         """The words worth completing after `before`, the text typed so far at the question:
@@ -353,18 +353,18 @@ class Session:
     def follow_rating(self) -> Step:
         """Auto from now on: the step nearest the player's rating plays (chosen again before
         each game); the step."""
-        self.auto = True
         try:
             rating = self.player_rating()
         except record.RecordError:
             rating = START  # the game's end says why the record cannot be read
         step = nearest(rating.rating)
-        self.set_level(step.name)
+        self.set_level(step.name, auto=True)
         return step
 
-    def set_level(self, name: str) -> None:
-        """The machine plays at level `name` from now on. A change after the game's first move
-        leaves the game unrated."""
+    def set_level(self, name: str, auto: bool = False) -> None:
+        """The machine plays at level `name` from now on, and with `auto` follows the player's
+        rating game by game. A change after the game's first move leaves the game unrated."""
+        self.auto = auto
         if name == self.settings.level:
             return
         self.settings.level = name
@@ -380,6 +380,10 @@ class Session:
         if self.record is None or not self.settings.seats.one_on_one or not self.variant.is_qubic:
             return None
         return step_named(self.settings.level)
+
+    def took_help(self, name: str) -> None:
+        """The player took help (one of HELPS) in this game, which leaves it unrated."""
+        self.help_taken.add(name)
 
     def player_rating(self) -> Rating:
         """The player's rating in the record (a new player's without one); RecordError if
@@ -443,7 +447,7 @@ class Session:
         counted = self._count(outcome.winner)
         return [
             Picture.of(board),
-            *self.score_lines(),
+            *score_lines(self.board),
             self._result(outcome),
             *counted,
             AT_THE_END_WORDS,
@@ -454,7 +458,7 @@ class Session:
         if outcome.winner is None:
             return "THE GAME IS A DRAW."
         verdict = self._verdict(outcome.winner)
-        lines = [self.line_text(line) for line in outcome.lines]
+        lines = [line_text(self.board, line) for line in outcome.lines]
         if not self.variant.scoring:
             return f"{verdict} THE LINE: {lines[0]}"
         score = self.board.scores[outcome.winner]
@@ -471,7 +475,7 @@ class Session:
         if scores == (self.score_shown or (0,) * len(scores)):
             return []
         self.score_shown = scores
-        return self.score_lines()
+        return score_lines(self.board)
 
     @property
     def store(self) -> record.Store | None:
@@ -537,18 +541,6 @@ class Session:
         new = round(after.rating)
         change = new - round(before.rating)
         return after, [f"YOUR RATING: {new} ({change:+d}), ± {round(after.deviation)}."]
-
-    def score_lines(self) -> list[str]:
-        """The score line, in games that keep score."""
-        if not self.variant.scoring:
-            return []
-        board = self.board
-        return ["SCORE " + " ".join(f"{mark.name} {board.scores[mark]}" for mark in board.sides)]
-
-    def line_text(self, line: int) -> str:
-        return " ".join(
-            format_cell(cell, self.board.geometry) for cell in self.board.geometry.lines[line].cells
-        )
 
     def _verdict(self, winner: Mark) -> str:
         seats = self.settings.seats
