@@ -28,8 +28,9 @@ from ladder import OUTSIDE, Outside
 
 from qubic.core.notation import format_cell
 from qubic.play.record import Rating, Store
-from qubic.play.session import Session, Stage
+from qubic.play.session import Session
 from qubic.play.settings import Settings
+from qubic.play.sitting import Stage
 
 TARGET = 100  # the rating after all the games is within this of the benchmark's
 EVERY = 5  # games between the table's columns

@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
-from qubic.play.session import AT_THE_END_WORDS, Session, Stage
+from qubic.play.session import AT_THE_END_WORDS, Session
 from qubic.play.settings import Settings
+from qubic.play.sitting import Stage
 from qubic.players.base import PLAIN_ANNOUNCEMENT, Reply
 from qubic.players.classic import (
     GET_OUT,

@@ -8,8 +8,9 @@ from qubic.core.variant import VARIANTS
 from qubic.play import savefile
 from qubic.play.commands import COMMAND_HELP, FILE, PASS_STAYS, command_help
 from qubic.play.render import Picture
-from qubic.play.session import GOODBYE, Session
+from qubic.play.session import Session
 from qubic.play.settings import Settings
+from qubic.play.sitting import GOODBYE
 from qubic.play.text import fit
 from qubic.players.levels import LEVELS, hint_level, make_player
 

@@ -12,8 +12,9 @@ from qubic.core.notation import format_cell, looks_like_move, parse_cell
 from qubic.core.variant import QUBIC
 from qubic.play.instructions import instructions
 from qubic.play.render import Picture
-from qubic.play.session import AT_THE_END_WORDS, GOODBYE, Session, Stage, parse_yes_no
+from qubic.play.session import AT_THE_END_WORDS, Session
 from qubic.play.settings import Settings
+from qubic.play.sitting import GOODBYE, Stage, parse_yes_no
 from qubic.players.levels import LEVELS
 from qubic.players.normal import NormalPlayer
 from tests.scripted import find_game, human_moves, winning_line

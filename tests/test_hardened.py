@@ -20,8 +20,9 @@ from qubic.play import savefile
 from qubic.play.commands import COMMAND_HELP, command_help
 from qubic.play.instructions import instructions
 from qubic.play.render import COLOURS
-from qubic.play.session import GOODBYE, Session
+from qubic.play.session import Session
 from qubic.play.settings import Settings
+from qubic.play.sitting import GOODBYE
 from qubic.play.text import fit, table
 from qubic.players.levels import LEVELS
 from tests.conftest import (

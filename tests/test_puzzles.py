@@ -23,7 +23,7 @@ from qubic.play.puzzles import (
     sitting_puzzle,
 )
 from qubic.play.render import Picture
-from qubic.play.session import GOODBYE
+from qubic.play.sitting import GOODBYE
 from qubic.search.threats import ThreatSearch
 from tests.oracle import wins_within
 from tests.positions import assert_forcing_line

@@ -19,8 +19,9 @@ from qubic.core.notation import format_cell, parse_cell
 from qubic.core.variant import QUBIC
 from qubic.play import savefile
 from qubic.play.render import layout
-from qubic.play.session import GOODBYE, Session
+from qubic.play.session import Session
 from qubic.play.settings import Settings
+from qubic.play.sitting import GOODBYE
 from qubic.players.normal import NormalPlayer
 from qubic.ui.tui.worker import Worker, WorkerError
 from tests.conftest import program_env, qubic_command, run_piped

@@ -9,8 +9,9 @@ from qubic.core.board import Board, Mark
 from qubic.core.variant import CUBE3, QUBIC, TESSERACT
 from qubic.play.instructions import instructions
 from qubic.play.render import Picture
-from qubic.play.session import Session, Stage
+from qubic.play.session import Session
 from qubic.play.settings import Settings
+from qubic.play.sitting import Stage
 from qubic.players.levels import LEVELS, make_player
 from tests.conftest import run_piped
 

@@ -1,9 +1,9 @@
 """The puzzle sitting: one puzzle after another, each played out against the best defence.
 
-A `PuzzleSession` is driven by the console exactly like a game `Session`, whose move reading,
-SHOW and questions it shares. A move that keeps the forced win is answered at once by the
-machine's best defence; one that lets it slip is refused with the defence that now holds, and
-the position stays as it was. No terminal in sight.
+A `PuzzleSession` is a `qubic.play.sitting.Sitting`, driven by the console as a game is; it
+reads YOUR MOVE? and answers SHOW as a game does. A move that keeps the forced win is answered
+at once by the machine's best defence; one that lets it slip is refused with the defence that
+now holds, and the position stays as it was. No terminal in sight.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 from datetime import date
 from functools import partial
 
-from qubic.core.board import Mark, iter_bits
+from qubic.core.board import Board, Mark, iter_bits
 from qubic.core.notation import format_cell
 from qubic.play.analysis import line_rows, moves_word
 from qubic.play.commands import COMMAND_HELP, LEAVE, SHOW_OPTIONS, Hint, show
 from qubic.play.puzzles import Effect, Puzzle, daily_seed, judge, sitting_puzzle
 from qubic.play.render import Output, Picture
-from qubic.play.session import GOODBYE, Session, Stage, parse_yes_no
 from qubic.play.settings import Settings
+from qubic.play.sitting import GOODBYE, Action, Stage, YourMove, parse_yes_no
 from qubic.play.text import table
 from qubic.players.base import new_seed
 from qubic.search.threats import ThreatSearch, new_threats
@@ -43,14 +43,17 @@ PUZZLE_HELP = [
 ]
 
 
-class PuzzleSession(Session):
+class PuzzleSession:
     """A sitting of puzzles, seeded by `seed` (random when None) or by the day `day`, each
-    `length` own moves long (mixed lengths when None); it counts those solved and tried."""
+    `length` own moves long (mixed lengths when None); it counts those solved and tried. The
+    machine answers within a move, so it never moves on its own, and nothing is timed."""
 
     def __init__(
         self, seed: int | None = None, length: int | None = None, day: date | None = None
     ) -> None:
-        super().__init__(Settings(players=2, always_show=True))  # the machine answers within
+        self.settings = Settings(players=2, always_show=True)  # SHOW ALWAYS or OFF changes it
+        self.board = Board(self.settings.variant)
+        self.stage = Stage.MOVE
         self.day = day
         self.seed = daily_seed(day) if day is not None else new_seed(seed)
         self.told_seed = seed is None and day is None  # a random sitting says how to repeat it
@@ -60,7 +63,7 @@ class PuzzleSession(Session):
         self.search = ThreatSearch()
         self.helped = False  # HINT or SOLUTION was asked for this puzzle
         self.puzzle_mark = Mark.X  # the side you play in this puzzle
-        self.commands = {
+        commands: dict[str, Action] = {
             "SHOW": partial(show, self),
             "BOARD": partial(show, self),
             "HINT": self._hint,
@@ -70,16 +73,38 @@ class PuzzleSession(Session):
             "QUIT": self._leave,
             "EXIT": self._leave,
         }
-        self.arguments = {"SHOW": SHOW_OPTIONS, "BOARD": SHOW_OPTIONS}
+        arguments = {"SHOW": SHOW_OPTIONS, "BOARD": SHOW_OPTIONS}
+        self.your_move = YourMove(commands, arguments, self.named, self._play)
 
     @property
     def prompt(self) -> str:
         return ANOTHER if self.stage is Stage.PLAY_AGAIN else self.stage.value
 
     @property
+    def done(self) -> bool:
+        return self.stage is Stage.DONE
+
+    @property
+    def machine_to_move(self) -> bool:
+        return False
+
+    @property
+    def seconds_to_answer(self) -> float | None:
+        return None
+
+    def machine_move(self) -> Output:
+        raise RuntimeError("in a puzzle the machine answers within your move")
+
+    def time_up(self) -> Output:
+        raise RuntimeError("a puzzle is not timed")
+
+    def words(self, before: str = "") -> tuple[str, ...]:
+        return self.your_move.words(self.stage, before)
+
+    @property
     def finished(self) -> int:
         """The puzzles solved or given up so far (not the one being played)."""
-        return self.number - (self.stage is Stage.MOVE)
+        return self.number - (self.puzzle is not None and self.stage is Stage.MOVE)
 
     @property
     def status(self) -> str:
@@ -100,8 +125,11 @@ class PuzzleSession(Session):
         return lines + self._next_puzzle()
 
     def answer(self, text: str) -> Output:
+        """Act on the answer to the current question."""
+        if self.stage is Stage.MOVE:
+            return self.your_move.answer(text, self.board, self.settings.players)
         if self.stage is not Stage.PLAY_AGAIN:
-            return super().answer(text)
+            raise RuntimeError("the sitting is over")
         choice = parse_yes_no(text)
         if choice is None:
             if text.strip().upper() in LEAVE:
@@ -176,7 +204,7 @@ class PuzzleSession(Session):
             said = self._reply_words(cell, judgement.reply)
             self.board.push(cell)
             self.board.push(judgement.reply)
-            return [f"{said}.", *self._after_move()]
+            return [f"{said}.", *([Picture.of(self.board)] if self.settings.always_show else [])]
         return [
             f"{format_cell(cell)} LETS THE WIN SLIP: {reason}. "
             "THE POSITION IS AS IT WAS: TRY AGAIN."

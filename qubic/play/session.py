@@ -1,12 +1,10 @@
 """Game flow: the questions, the turns, the messages and the replay (the commands typed at the
-move are `qubic.play.commands`).
+move are `qubic.play.commands`, the review's steps `qubic.play.navigator`).
 
-A `Session` is driven by its console: show `prompt`, feed the answer to `answer`, print what
-comes back; whenever `machine_to_move` is true, call `machine_move` instead of asking, and when
-a person's time (`seconds_to_answer`) runs out, call `time_up`. Output is a list of text lines
-and `Picture`s of the cube. Bad input returns a one-line explanation and leaves everything as
-it was, including the question. No terminal in sight: the one thing a session touches outside
-itself is the file SAVE names.
+A `Session` is a `qubic.play.sitting.Sitting`, driven by its front end as that module says.
+Output is a list of text lines and `Picture`s of the cube. Bad input returns a one-line
+explanation and leaves everything as it was, including the question. No terminal in sight: the
+one thing a session touches outside itself is the file SAVE names.
 """
 
 from __future__ import annotations
@@ -15,31 +13,24 @@ import os
 import shlex
 from collections.abc import Callable
 from datetime import datetime
-from enum import Enum
 from functools import partial
 from pathlib import Path
 
 from qubic.core.board import PASS, Board, Mark, Outcome
-from qubic.core.notation import (
-    NotationError,
-    format_cell,
-    looks_like_move,
-    numbered,
-    parse_cell,
-)
+from qubic.core.notation import format_cell
 from qubic.play import record, savefile
 from qubic.play.commands import ARGUMENTS, AT_THE_END, COMMANDS, HELPS, LEAVE, LEVEL, NUMBER_WORDS
 from qubic.play.instructions import instructions, title
-from qubic.play.navigator import REVIEW_KEYS, REVIEW_WORDS, Navigator
+from qubic.play.navigator import REVIEW_KEYS, Navigator
 from qubic.play.rating import START, Rating, after_game, step_words
 from qubic.play.render import Output, Picture, line_text, score_lines
 from qubic.play.settings import Settings
-from qubic.play.text import Verbatim, quoted
+from qubic.play.sitting import GOODBYE, Stage, YourMove, parse_yes_no
+from qubic.play.text import Verbatim
 from qubic.players.base import PLAIN_ANNOUNCEMENT, Player
 from qubic.players.ladder import Step, nearest, step_named
 from qubic.players.levels import make_player
 
-GOODBYE = "GOODBYE. THANKS FOR PLAYING QUBIC."
 LEAVING_BACK = ("BACK", "PLAY", "STAY")  # at SAVE THE GAME BEFORE YOU GO?: back to the game
 LEAVING_CHOICES = (
     "PLEASE ANSWER YES OR NO, OR TYPE SAVE AND A FILE NAME TO SAVE THERE, OR BACK TO RETURN "
@@ -51,24 +42,6 @@ SCORES = {"won": 1.0, "drawn": 0.5, "lost": 0.0}  # a result as the rating count
 AT_THE_END_WORDS = "REVIEW LOOKS BACK ON THE GAME, SAVE KEEPS IT, HELP SAYS WHAT ELSE WORKS HERE."
 
 
-class Stage(Enum):
-    """Where the session is; each stage's value is its question."""
-
-    INSTRUCTIONS = "DO YOU WANT INSTRUCTIONS?"
-    MOVE_FIRST = "DO YOU WANT TO MOVE FIRST?"
-    MOVE = "YOUR MOVE?"
-    PLAY_AGAIN = "DO YOU WANT TO PLAY ANOTHER GAME?"
-    SAVE_BEFORE_LEAVING = "SAVE THE GAME BEFORE YOU GO?"
-    REVIEW = "REVIEW (N, P, F, L, A MOVE NUMBER, MOVES, Q)?"
-    DONE = ""
-
-
-def people_words(error: NotationError) -> str:
-    """A notation error as the game says it: in capitals, and squares where the engine's
-    protocol (for programs) says cells."""
-    return str(error).upper().replace("CELLS ARE", "SQUARES ARE")
-
-
 def unrated_reason(help_taken: set[str]) -> str | None:
     """Why help taken in a game leaves it unrated, in words; None if none was taken."""
     used = [name for name in HELPS if name in help_taken]
@@ -76,11 +49,6 @@ def unrated_reason(help_taken: set[str]) -> str | None:
     if LEVEL in help_taken:
         reasons.append("YOU CHANGED THE LEVEL")
     return ", AND ".join(reasons) or None
-
-
-def parse_yes_no(text: str) -> bool | None:
-    """True for yes/y, False for no/n (any case, spaces ignored), None for anything else."""
-    return {"YES": True, "Y": True, "NO": False, "N": False}.get(text.strip().upper())
 
 
 class Session:
@@ -118,7 +86,7 @@ class Session:
             **{name: partial(command, self) for name, command in COMMANDS.items()},
             **dict.fromkeys(LEAVE, self._leave),
         }
-        self.arguments = ARGUMENTS  # what completes after each command
+        self.your_move = YourMove(self.commands, ARGUMENTS, self.named, self._play)
         self.auto = False  # the machine plays the step nearest the player's rating, game by game
         self.game_step: Step | None = None  # the step this game is rated against, if rated
         self.resumed = False  # this game began before the sitting: it was loaded
@@ -205,28 +173,8 @@ class Session:
         return status + "".join(f" | {line}" for line in score_lines(self.board))
 
     def words(self, before: str = "") -> tuple[str, ...]:
-        """The words worth completing after `before`, the text typed so far at the question:
-        commands, then a command's own arguments (FILE: a file name); yes or no elsewhere."""
-        typed = before.upper().split()
-        done = typed if before[-1:].isspace() else typed[:-1]
-        if self.stage is Stage.MOVE:
-            if not done:
-                return tuple(self.commands)
-            return self.arguments.get(done[0], ()) if len(done) == 1 else ()
-        if self.stage is Stage.PLAY_AGAIN:
-            if not done:
-                ending = (name for name in self.commands if name in AT_THE_END)
-                return ("YES", "NO", "REVIEW", *ending, *LEAVE)
-            if len(done) == 1 and done[0] in AT_THE_END:
-                return self.arguments.get(done[0], ())
-            return ()
-        if done:
-            return ()
-        if self.stage is Stage.REVIEW:
-            return REVIEW_WORDS
-        if self.stage is Stage.SAVE_BEFORE_LEAVING:
-            return ("YES", "NO", "SAVE", "BACK")
-        return ("YES", "NO", *LEAVE)
+        """The words worth completing after `before`, the text typed so far at the question."""
+        return self.your_move.words(self.stage, before)
 
     def start(self) -> Output:
         return list(self.opening)
@@ -234,7 +182,7 @@ class Session:
     def answer(self, text: str) -> Output:
         """Act on the player's answer to the current question."""
         if self.stage is Stage.MOVE:
-            return self._move_answer(text)
+            return self.your_move.answer(text, self.board, self.settings.players)
         if self.stage is Stage.REVIEW:
             return self._review_answer(text)
         if self.stage is Stage.PLAY_AGAIN:
@@ -390,36 +338,6 @@ class Session:
         the record cannot be read."""
         rating = self.store.rating() if self.store is not None else None
         return START if rating is None else rating
-
-    def _move_hint(self) -> str:
-        example = "".join(str(min(i + 2, self.variant.size)) for i in range(self.variant.dims))
-        return f"TYPE A MOVE LIKE {example} OR {','.join(example)}, OR HELP FOR THE COMMANDS."
-
-    def _move_answer(self, text: str) -> Output:
-        words = text.split(maxsplit=1)
-        if not words:
-            return [self._move_hint()]
-        command = self.commands.get(words[0].upper())
-        if command is not None:
-            return command(words[1].strip() if len(words) > 1 else "")
-        if not looks_like_move(text):
-            return [f"{quoted(text)} IS NOT A MOVE. {self._move_hint()}"]
-        geometry = self.board.geometry
-        try:
-            cell = parse_cell(text, geometry, numbers=numbered(geometry))
-        except NotationError as error:
-            return [f"{people_words(error)}."]
-        name = format_cell(cell, geometry)
-        owner = self.board.mark_at(cell)
-        if owner is not None:
-            return [f"{name} IS TAKEN BY {self.named(owner)}. TRY ANOTHER SQUARE."]
-        said: Output = []
-        if text.strip() != name and len(text.strip()) < geometry.dims:
-            # Played by its number: the reply names the square, so a slip shows at once.
-            mover = self.board.turn
-            who = "YOU PLAY" if self.settings.players == 1 else f"{mover.name} PLAYS"
-            said.append(f"{who} {name} (SQUARE {geometry.numbers[cell]})")
-        return said + self._play(cell)
 
     def named(self, mark: Mark) -> str:
         """A mark and who plays it, as a taken square names them: X (YOU)."""

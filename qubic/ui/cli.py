@@ -33,6 +33,7 @@ from qubic.play.rating import AUTO, CHANGES, nearest_words, rating_lines, typed_
 from qubic.play.review import annotated, review
 from qubic.play.session import Session
 from qubic.play.settings import PLAYERS, SECONDS_LIMIT, Settings, parse_seconds, parse_seed
+from qubic.play.sitting import Sitting
 from qubic.play.text import table
 from qubic.players.ladder import STEPS
 from qubic.players.levels import DEFAULT_LEVEL, LEVELS
@@ -489,8 +490,9 @@ def play(argv: list[str] | None) -> int:
         return run_engine(parser, args, given, changes)
     defaults = read_config() if args.mode == "play" and not hasattr(args, "load") else {}
     if args.mode == "puzzle":
-        session: Session = puzzle_session(parser, args, given, changes)
-    elif hasattr(args, "load"):
+        puzzles = puzzle_session(parser, args, given, changes)
+        return in_console(puzzles, wants_colour(args, defaults), 0.0, getattr(args, "board", None))
+    if hasattr(args, "load"):
         loaded = loaded_session(parser, args, given, changes)
         if loaded is None:
             return 2
@@ -590,20 +592,32 @@ def run_session(
         )
     if watching and terminal:
         session.settings.always_show = True  # watching, a person wants to see the board
-    dumb = os.environ.get("TERM") == "dumb"
-    colour = terminal and not dumb and not os.environ.get("NO_COLOR") and not args.no_color
-    colour = colour and defaults.get("colour", True) is not False
+    colour = wants_colour(args, defaults)
     pause = getattr(args, "pause", PAUSE) if terminal else 0.0
     board = getattr(args, "board", None)
     if board is None and isinstance(defaults.get("board"), str) and not hasattr(args, "tui"):
         board = str(defaults["board"])
     if hasattr(args, "tui"):
         return full_screen(parser, session, board, colour, pause)
+    return in_console(session, colour, pause, board)
+
+
+def wants_colour(args: argparse.Namespace, defaults: dict[str, str | bool]) -> bool:
+    """Colour in a terminal, unless TERM is dumb, NO_COLOR is set, --no-color is given or the
+    config file says no."""
+    dumb = os.environ.get("TERM") == "dumb"
+    colour = sys.stdout.isatty() and not dumb and not os.environ.get("NO_COLOR")
+    return colour and not args.no_color and defaults.get("colour", True) is not False
+
+
+def in_console(sitting: Sitting, colour: bool, pause: float, board: str | None) -> int:
+    """Play `sitting` in a terminal, or through pipes; the exit status."""
+    terminal = sys.stdout.isatty()
     if sys.stdin.isatty():
         typeahead = TypeAhead(sys.stdin.fileno())
-        asker = TerminalAsker(lambda: session.status, session.words, colour, typeahead)
+        asker = TerminalAsker(lambda: sitting.status, sitting.words, colour, typeahead)
         return run(
-            session,
+            sitting,
             asker,
             spinner=terminal,
             colour=colour,
@@ -613,7 +627,7 @@ def run_session(
             board=board,
         )
     piped = PipedAsker(sys.stdin.fileno(), sys.stdout, sys.stdin.encoding)
-    return run(session, piped, pause=pause, board=board)
+    return run(sitting, piped, pause=pause, board=board)
 
 
 def config_level(name: str, given: dict[str, Any]) -> str:

@@ -31,7 +31,7 @@ from prompt_toolkit.layout import Dimension
 
 from qubic.play.commands import NUMBER_WORDS
 from qubic.play.render import Output, Picture, fitting_across, render, wide_width
-from qubic.play.session import GOODBYE, Session
+from qubic.play.sitting import GOODBYE, Sitting
 from qubic.play.text import WIDTH, Hanging, fit
 from qubic.ui.shared import (
     INTERRUPTED,
@@ -310,7 +310,7 @@ class TerminalAsker:
 
 
 def run(
-    session: Session,
+    session: Sitting,
     asker: Asker,
     stdout: TextIO = sys.stdout,
     spinner: bool = False,
@@ -361,7 +361,7 @@ def run(
 
 
 def _play(
-    session: Session,
+    session: Sitting,
     asker: Asker,
     printer: Printer,
     spinner: bool,

@@ -15,7 +15,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion, Path
 from prompt_toolkit.document import Document
 
 from qubic.play.commands import FILE
-from qubic.play.session import Session
+from qubic.play.sitting import Sitting
 from qubic.play.text import quoted
 
 INTERRUPTED = 128 + signal.SIGINT  # the exit status after Ctrl-C, as a shell expects
@@ -85,7 +85,7 @@ class TurnClock:
         self.turn: list[int] | None = None
         self.deadline = 0.0
 
-    def left(self, session: Session) -> float | None:
+    def left(self, session: Sitting) -> float | None:
         """Seconds left to answer the session's question; None when it is not timed."""
         limit = session.seconds_to_answer
         if limit is None:

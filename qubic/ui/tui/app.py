@@ -49,7 +49,8 @@ from qubic.core.notation import NotationError, format_cell, numbered, parse_cell
 from qubic.play.commands import Hint
 from qubic.play.render import Layout as Shape
 from qubic.play.render import Output
-from qubic.play.session import AT_THE_END_WORDS, GOODBYE, Session, Stage, people_words
+from qubic.play.session import AT_THE_END_WORDS, Session
+from qubic.play.sitting import GOODBYE, Stage, people_words
 from qubic.play.text import WIDTH, Verbatim, fit, table
 from qubic.players.levels import LEVELS
 from qubic.ui.shared import (
