@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import get_app
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Dimension
@@ -242,71 +242,96 @@ class TerminalAsker:
         return " " + squeezed(parts, get_app().output.get_size().columns - 1)
 
     def ask(self, question: str, seconds: float | None = None) -> str:
-        # prompt_toolkit's own SIGINT handling leaves a window while its event loop is being
-        # built or torn down, where a KeyboardInterrupt breaks the loop half-made. So SIGINT is
-        # caught here: handed to the prompt as a typed Ctrl-C once it runs, and raised after.
-        # SIGTERM and SIGHUP the same way: the prompt ends, and puts the terminal back, first.
-        app = self.prompt_session.app
-        interrupted: list[int] = []
-        timer: list[TimerHandle] = []
-
-        def running() -> bool:
-            return app.is_running and app.future is not None and not app.future.done()
-
-        def forward() -> None:
-            if not running():
-                return
-            stops = [signum for signum in interrupted if signum in STOPS]
-            if stops:
-                app.exit(exception=Stopped(stops[0]))
-            else:
-                app.key_processor.send_sigint()
-
-        def on_signal(signum: int, frame: object) -> None:
-            interrupted.append(signum)
-            if app.loop is not None:
-                app.loop.call_soon_threadsafe(forward)
-
-        def time_out() -> None:
-            if running():
-                app.exit(exception=TimeUp())
-
-        def pre_run() -> None:
-            if interrupted:
-                forward()
-            if seconds is not None and app.loop is not None:
-                timer.append(app.loop.call_later(max(0.0, seconds), time_out))
-
+        signals = QuestionSignals(self.prompt_session.app, seconds)
         self.deadline = None if seconds is None else time.monotonic() + seconds
         default, enter = self.typeahead.take() if self.typeahead else ("", False)
-        previous = {signal.SIGINT: signal.signal(signal.SIGINT, on_signal)}
-        for signum in STOPS:
-            if signal.getsignal(signum) is not signal.SIG_IGN:
-                previous[signum] = signal.signal(signum, on_signal)
         try:
-            answer = self.prompt_session.prompt(
-                question + " ",
-                handle_sigint=False,
-                pre_run=pre_run,
-                default=default,
-                accept_default=enter,
-                refresh_interval=0 if seconds is None else 0.5,
-            )
+            with signals.caught():
+                answer = self.prompt_session.prompt(
+                    question + " ",
+                    handle_sigint=False,
+                    pre_run=signals.pre_run,
+                    default=default,
+                    accept_default=enter,
+                    refresh_interval=0 if seconds is None else 0.5,
+                )
         finally:
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
-            for handle in timer:
-                handle.cancel()
             self.deadline = None
-        for number in interrupted:
-            if number in STOPS:
-                raise Stopped(number)
-        if interrupted:
-            raise KeyboardInterrupt
+        signals.raise_caught()
         if self.dropped:
             print(dropped_words(self.dropped))
             self.dropped = ""
         return answer
+
+
+class QuestionSignals:
+    """One question's signals and time limit, handed to its running prompt.
+
+    prompt_toolkit's own SIGINT handling leaves a window while its event loop is being built or
+    torn down, where a KeyboardInterrupt breaks the loop half-made. So SIGINT is caught here:
+    handed to the prompt as a typed Ctrl-C once it runs, and raised after. SIGTERM and SIGHUP
+    the same way: the prompt ends, and puts the terminal back, first. The time running out
+    ends the prompt with TimeUp.
+    """
+
+    def __init__(self, app: Application[str], seconds: float | None) -> None:
+        self.app = app
+        self.seconds = seconds
+        self.interrupted: list[int] = []  # the signals caught, in order
+        self.timer: list[TimerHandle] = []
+
+    @contextmanager
+    def caught(self) -> Iterator[None]:
+        """SIGINT and the STOPS (those not ignored) caught meanwhile; the time limit ended."""
+        previous = {signal.SIGINT: signal.signal(signal.SIGINT, self._on_signal)}
+        for signum in STOPS:
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                previous[signum] = signal.signal(signum, self._on_signal)
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            for handle in self.timer:
+                handle.cancel()
+
+    def pre_run(self) -> None:
+        """As the prompt starts: a signal caught before it is handed on, the time limit set."""
+        if self.interrupted:
+            self._forward()
+        if self.seconds is not None and self.app.loop is not None:
+            self.timer.append(self.app.loop.call_later(max(0.0, self.seconds), self._time_out))
+
+    def raise_caught(self) -> None:
+        """After the prompt: Stopped for a STOPS signal caught, else KeyboardInterrupt for a
+        SIGINT."""
+        for number in self.interrupted:
+            if number in STOPS:
+                raise Stopped(number)
+        if self.interrupted:
+            raise KeyboardInterrupt
+
+    def _running(self) -> bool:
+        app = self.app
+        return app.is_running and app.future is not None and not app.future.done()
+
+    def _forward(self) -> None:
+        if not self._running():
+            return
+        stops = [signum for signum in self.interrupted if signum in STOPS]
+        if stops:
+            self.app.exit(exception=Stopped(stops[0]))
+        else:
+            self.app.key_processor.send_sigint()
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        self.interrupted.append(signum)
+        if self.app.loop is not None:
+            self.app.loop.call_soon_threadsafe(self._forward)
+
+    def _time_out(self) -> None:
+        if self._running():
+            self.app.exit(exception=TimeUp())
 
 
 def run(
