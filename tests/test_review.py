@@ -10,7 +10,10 @@ import pytest
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell
 from qubic.play import savefile
+from qubic.play.navigator import REVIEW_KEYS
+from qubic.play.session import Session
 from qubic.play.settings import Settings
+from qubic.play.sitting import Stage
 from qubic.players.normal import NormalPlayer
 from tests.conftest import expect_goodbye, expect_prompt, run_piped, spawn
 from tests.oracle import wins_within
@@ -58,6 +61,27 @@ def test_review_refuses_what_it_cannot_read_in_one_line():
     assert result.returncode == 2
     said = "qubic: cannot review no-such-game.txt: there is no such file or folder"
     assert result.stderr.strip() == said
+
+
+def test_review_steps_through_the_game_and_done_returns_to_its_end():
+    session = Session(Settings(players=2))
+    session.start()
+    session.answer("no")
+    for move in ("111", "211", "112", "212", "113", "213", "114"):
+        session.answer(move)
+    end = list(session.board.moves)
+    said = session.answer("REVIEW")
+    assert REVIEW_KEYS in said and "THE START." in said and session.board.moves == []
+    assert session.prompt == Stage.REVIEW.value
+    assert session.answer("p") == ["THIS IS THE START: NO MOVE COMES BEFORE IT."]
+    assert session.answer("3")[1].startswith("MOVE 3. X 112 (3 OF 7)")
+    assert session.board.moves == end[:3]
+    assert session.answer("8") == ["THERE IS NO MOVE 8: THE GAME HAS MOVES 1 TO 7."]
+    assert session.answer("sideways") == ["'sideways' IS NOT A REVIEW STEP."]
+    session.answer("L")
+    assert session.answer("n") == ["THIS IS THE END: MOVE 7 WAS THE LAST."]
+    assert session.answer("q") == [] and session.stage is Stage.PLAY_AGAIN
+    assert session.board.moves == end
 
 
 @pytest.mark.slow

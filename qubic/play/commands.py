@@ -93,8 +93,8 @@ class Table(Protocol):
 
 
 class Host(Table, Protocol):
-    """What the commands ask of the sitting they act on, besides the board they read and UNDO
-    takes moves off."""
+    """What the commands ask of the game they act on: its board (which UNDO takes moves off),
+    its settings and the few things below; nothing else of it is read or written."""
 
     @property
     def auto(self) -> bool:
