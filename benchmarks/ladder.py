@@ -17,9 +17,9 @@ line of `--record`: a cut-off run goes on where it stopped. Ratings are Bradley-
 half a win for each), greedy at 1000, fitted with one virtual draw in every pair played so that
 a clean sweep stays finite; the 95% intervals come from the Fisher information (relative to
 greedy; without greedy, in a run with `--only`, the weakest player keeps its published rating).
-It prints the cross table, the ratings, each step's move times (median, 90th percentile,
-slowest) and the ladder's table for docs/levels.md, and writes the steps' ratings to `--out`,
-the file the game reads.
+It prints the cross table, the ratings, each step's move times (median, 90th percentile and
+slowest, in processor time, and the slowest by the clock) and the ladder's table for
+docs/levels.md, and writes the steps' ratings to `--out`, the file the game reads.
 """
 
 from __future__ import annotations
