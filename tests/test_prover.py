@@ -1,4 +1,5 @@
-"""The df-pn prover and the symmetries it merges positions by."""
+"""The df-pn prover, the symmetries it merges positions by, and the vetting of O's moves by
+short searches of it."""
 
 import pytest
 
@@ -6,8 +7,9 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.search.budget import Budget
-from qubic.search.prover import DISPROVED, PROVED, UNKNOWN, Prover, least_lost, shown_lost
+from qubic.search.prover import DISPROVED, PROVED, UNKNOWN, Prover
 from qubic.search.threats import ThreatSearch, winning_mask
+from qubic.search.vetting import REFUTE_NODES, least_lost
 from tests.positions import QUIET_WIN, bits
 
 
@@ -74,7 +76,8 @@ def test_least_lost_prefers_a_move_not_shown_lost_then_the_one_longest_to_refute
     x, o = bits("333 332 233 223 433 133 441 111 144")
     at_once, later, still_open = (parse_cell(c) for c in ("134", "322", "444"))
     assert Prover().prove(x, o | 1 << at_once, 1).status == PROVED
-    assert shown_lost(x, o | 1 << later) and not shown_lost(x, o | 1 << still_open)
+    assert Prover().prove(x, o | 1 << later, REFUTE_NODES).status == PROVED
+    assert Prover().prove(x, o | 1 << still_open, REFUTE_NODES).status != PROVED
     assert least_lost(x, o, [at_once, later, still_open], 6_000) == still_open
     assert least_lost(x, o, [at_once, later], 6_000) == later
     assert least_lost(x, o, [later, at_once], 6_000) == later

@@ -8,7 +8,7 @@ way hard does, drops those after which the opponent has such a win of its own, a
 the rest (hard for both sides, in the manner of Tesauro and Galperin's rollouts): the move
 whose playouts score best is played. Moving second on the 4x4x4 cube, where the first player
 wins, it plays the best of its candidates that the prover does not show lost
-(`prover.shown_lost`). The first moves come from the opening book.
+(`vetting.least_lost`). The first moves come from the opening book.
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from qubic.players.hard import quiet_ranking
 from qubic.players.opening import book_move
 from qubic.search.defence import Defence, candidates, classify, forced_move, hold_out
 from qubic.search.exposure import Exposure, chances, count_setups, exposure
-from qubic.search.prover import least_lost
 from qubic.search.scoring import score_cells
 from qubic.search.setups import MAX_SETUPS, SetupSearch
 from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
 )
+from qubic.search.vetting import least_lost
 
 SECONDS = 4.5  # a move never takes longer, whatever the counts: a safety net only
 PROOF_SHARE = 0.5  # of that time, at most this much for the proofs
@@ -199,7 +199,7 @@ def second_move(
     with none, hard's quiet moves), the least exposed (`qubic.search.exposure`), which holds
     against any style of first player, the best by playouts where several are as little
     exposed; on the cube, the first of the best `vet.candidates` that the prover does not
-    show lost within `vet.expansions` in all (`prover.least_lost`), `effort`'s. Budgets are
+    show lost within `vet.expansions` in all (`vetting.least_lost`), `effort`'s. Budgets are
     counts.
     `longest`: as for `called_for`."""
     setups = SetupSearch(threats)

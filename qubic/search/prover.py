@@ -17,8 +17,8 @@ rules of the proof:
 
 `Prover.prove` searches one position within a budget of expanded nodes; `strategy` then lists
 the proof's quiet X moves: positions where X neither wins, nor blocks, nor has a forced win
-by threats, with the move that wins there. `shown_lost` and `least_lost` judge O's moves by
-short searches: the rule the levels that move second on the cube play by.
+by threats, with the move that wins there. `qubic.search.vetting` judges O's moves at play
+time by short searches of this prover.
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ FULL = CUBE.full_mask
 CELL_LINES = CUBE.cell_line_masks
 LEAF_NODES = 20_000  # threat-search positions for one leaf test: the perfect level's reach
 X_WIDTH = 3  # X's quiet moves tried at a position, best ranked first: a proof needs one
-REFUTE_NODES = 2_000  # expansions spent showing one of O's moves lost
 
 PROVED = "proved"
 DISPROVED = "disproved"
@@ -270,53 +269,6 @@ class Prover:
         return [(c, x, o | 1 << c) for c in ranked_cells(o, x, cells)]
 
 
-def shown_lost(x: int, o: int, prover: Prover | None = None, seconds: float | None = None) -> bool:
-    """Whether O's move that left `(x, o)`, X to move, is shown lost: X's win proved within
-    REFUTE_NODES expansions (and about `seconds`)."""
-    return (prover or Prover()).prove(x, o, REFUTE_NODES, seconds).status == PROVED
-
-
-def least_lost(
-    x: int, o: int, cells: list[int], expansions: int, budget: Budget | None = None
-) -> int:
-    """O's move among `cells` (O to move at `(x, o)`; best first): the first shown to hold
-    against X's best moves, else the first not shown lost, else the one whose loss took the
-    most expansions to show. Every cell is first tested for X's forced win by threats alone
-    (one expansion, cheap, and how most moves lose); those that pass then get up to
-    REFUTE_NODES more, while the `expansions` for all the tests last. `budget`'s time cap, if
-    any, is a safety net: a test running past it ends after its current expansion (one
-    expansion's threat searches can take seconds), no test but the first cell's starts past
-    it, a cell that missed the first test is left out, and one that missed the second is not
-    shown lost."""
-    prover = Prover()
-    lost: dict[int, int] = {}  # cells shown lost -> the expansions that took
-    stop = budget if budget is not None else Budget()
-
-    def holds(cell: int, nodes: int) -> bool:
-        """Whether `cell` is shown to hold within `nodes` more expansions."""
-        result = prover.prove(x, o | 1 << cell, nodes, stop.seconds_left())
-        if result.status == PROVED:
-            lost[cell] = lost.get(cell, 0) + result.expanded
-        return result.status == DISPROVED
-
-    survivors = []
-    for cell in cells:
-        if cell != cells[0] and stop.expired():
-            break
-        if holds(cell, 1):
-            return cell
-        if cell not in lost:
-            survivors.append(cell)
-    for cell in survivors:
-        left = expansions - prover.expanded
-        if left <= 0 or stop.expired():
-            break
-        if holds(cell, min(REFUTE_NODES - 1, left)):
-            return cell
-    still_open = [cell for cell in survivors if cell not in lost]
-    return still_open[0] if still_open else max(lost, key=lambda cell: lost[cell])
-
-
 def _still_wins(line: list[int], me: int, you: int, cell: int) -> bool:
     """Whether `line`, a forced win of `me`, still wins after `you` takes `cell`. Neither side
     has a three where the prover asks, so the only ones `you` can have run through `cell`."""
@@ -336,8 +288,3 @@ def child_thresholds(
     if or_node:
         return min(pth, margin), (dth - dn + cdn if dth < INF else INF)
     return (pth - pn + cpn if pth < INF else INF), min(dth, margin)
-
-
-def line_count(bits: int) -> int:
-    """How many of the cube's lines hold a stone of `bits` (used in progress reports)."""
-    return sum(1 for mask in CUBE.line_masks if bits & mask)
