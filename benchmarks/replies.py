@@ -12,21 +12,15 @@ hardest to show lost first (the build's choice).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
+import os
 import time
 
 from bench import table
 
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell, parse_cell
-from qubic.proof.opening_build import (
-    NODES,
-    SCREEN,
-    _start_worker,
-    describe,
-    hardest_first,
-    verdicts,
-)
+from qubic.proof.opening_build import NODES, SCREEN, Verdicts, describe, hardest_first, verdicts
+from qubic.proof.pool import Journal, workers
 
 
 def cells(text: str) -> list[int]:
@@ -51,7 +45,7 @@ def main() -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=multiprocessing.cpu_count(),
+        default=os.cpu_count() or 1,
         help="processes running the prover (default: %(default)s, the cores)",
     )
     args = parser.parse_args()
@@ -63,8 +57,9 @@ def main() -> None:
     if board.turn is not Mark.O or board.is_over():
         parser.error("the moves must leave the second player to move in an unfinished game")
     start = time.perf_counter()
-    with multiprocessing.Pool(args.workers, _start_worker) as pool:
-        [found] = verdicts([args.moves], pool, args.nodes, min(args.screen, args.nodes))
+    with workers(args.workers) as pool:
+        known = Verdicts(pool.executor, Journal(None))
+        [found] = verdicts([args.moves], known, args.nodes, min(args.screen, args.nodes))
     ranked = sorted(sorted(found), key=lambda cell: hardest_first(found[cell]))
     print(
         table(

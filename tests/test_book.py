@@ -1,7 +1,6 @@
 """The opening book: its entries are legal, and it answers every rotation and reflection of a
 position it holds."""
 
-import multiprocessing
 import re
 import signal
 import subprocess
@@ -19,11 +18,9 @@ from qubic.players.levels import make_player
 from qubic.players.opening import BOOK_FILE, book_move, entries, orientation, parse_lines
 from qubic.proof.fast_prover import FastProver
 from qubic.proof.opening_build import (
-    LEAF_NODES,
     WIDTH,
     Choice,
     Verdicts,
-    _start_worker,
     book_entries,
     build,
     choose,
@@ -33,6 +30,7 @@ from qubic.proof.opening_build import (
     replied,
     same_position,
 )
+from qubic.proof.pool import Journal, workers
 from qubic.search.prover import PROVED
 from tests.scripted import moves
 
@@ -115,8 +113,8 @@ CLASSIC_LINE = "111 114 411 441 141"
 @pytest.mark.slow
 def test_the_build_answers_with_the_reply_whose_loss_is_hardest_to_show():
     position = Choice(moves(CLASSIC_LINE))
-    with multiprocessing.Pool(1, _start_worker) as pool:
-        choose([position], pool, nodes=60_000, screen=20_000)
+    with workers(1) as pool:
+        choose([position], Verdicts(pool.executor, Journal(None)), nodes=60_000, screen=20_000)
     assert after(Board.from_moves(position.moves), position.reply) == kind(f"{CLASSIC_LINE} 232")
     assert position.verdict.startswith("not shown lost in 60000 expansions")
 
@@ -186,8 +184,10 @@ def test_the_build_keeps_the_book_answers_what_it_lacks_and_writes_the_same_book
     for name, keep in (("one", True), ("two", True), ("three", False)):
         out = tmp_path / name
         out.write_text(book, encoding="utf-8")
-        known = Verdicts(verdicts) if keep else None  # read now: "two" reads what "one" wrote
-        new = build(out, [lost, strayed], 7, 200, 1, screen=100, shallow=5, known=known)
+        journal = Journal(verdicts) if keep else None  # read now: "two" reads what "one" wrote
+        new = build(out, [lost, strayed], 7, 200, 1, screen=100, shallow=5, journal=journal)
+        if journal is not None:
+            journal.close()
         books.append(out.read_bytes())
         sizes.append(verdicts.stat().st_size)
     assert books[0] == books[1] == books[2]
@@ -211,7 +211,7 @@ def test_the_build_drops_entries_that_no_order_of_their_moves_reaches(tmp_path):
         "111 114 441 144 222 -> 333\n",  # its line strays at 441, but 111 114 222 144 441 not
         encoding="utf-8",
     )
-    build(out, [], 7, 200, 1, screen=100, known=Verdicts())
+    build(out, [], 7, 200, 1, screen=100)
     kept = [line for line, _ in parse_lines(out.read_text(encoding="utf-8"))]
     assert len(kept) == 4
     assert any(same_position(line, moves("111 114 441 144 222")) for line in kept)
@@ -294,9 +294,9 @@ def test_two_plies_count_the_x_replies_after_which_every_answer_is_shown_lost():
     # Checked against every cell of X's and O's, one by one, without the kinds and rounds.
     board = Board.from_moves(moves(CLASSIC_LINE))
     replies = [parse_cell("232"), parse_cell("333")]
-    with multiprocessing.Pool(1, _start_worker) as pool:
-        found = exposed(board, replies, pool, TWO_PLY_NODES, Verdicts())
-    prover = FastProver(WIDTH, LEAF_NODES)
+    with workers(1) as pool:
+        found = exposed(board, replies, Verdicts(pool.executor, Journal(None)), TWO_PLY_NODES)
+    prover = FastProver(WIDTH)
     for reply in replies:
         board.push(reply)
         lost = 0

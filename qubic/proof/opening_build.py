@@ -21,22 +21,23 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import multiprocessing
-import multiprocessing.pool
-import signal
+import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from qubic.core import files
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.players.opening import BOOK_FILE, orientation, parse_lines
+from qubic.proof.pool import Journal, digest, run_tasks, workers
 from qubic.proof.progress import duration
-from qubic.proof.unit import fast_prover_available
+from qubic.proof.unit import fast_prover_available, unit
 from qubic.search.prover import DISPROVED, PROVED, Result
 from qubic.search.threats import OutOfBudget, ThreatSearch, winning_mask
 
@@ -53,7 +54,6 @@ SHALLOW = 3
 # replies after which every answer is shown lost within 200,000 range from 0 to 12 of 60.
 TWO_PLY = 5  # positions of fewer stones are measured two plies deep
 WIDTH = 8  # X's quiet moves the prover tries at a position (the solver's width)
-LEAF_NODES = 20_000  # threat-search positions for one leaf (the solver's)
 THREAT_NODES = 50_000  # threat-search positions to look for X's forced win after a reply
 
 
@@ -77,25 +77,11 @@ def describe(result: Result) -> str:
     return f"not shown lost in {result.expanded} expansions (pn {result.pn})"
 
 
-_prover = None  # each worker's compiled prover, built once: its tables take some 200 MB
-
-
-def _start_worker() -> None:
-    global _prover
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group: the main stops
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends the workers quietly
-    from qubic.proof.fast_prover import FastProver  # numba: the solver extra
-
-    _prover = FastProver(WIDTH, LEAF_NODES)
-
-
 def measure(task: tuple[int, int, int]) -> Result:
     """The prover's verdict on the position `(x, o)`, X to move, within `nodes` expansions,
     from clear tables (so the answer does not depend on what the worker proved before)."""
     x, o, nodes = task
-    assert _prover is not None
-    _prover.clear()
-    return _prover.prove(x, o, nodes)
+    return unit(x, o, nodes, WIDTH, "fast").result
 
 
 @dataclass
@@ -125,55 +111,46 @@ def kinds(board: Board) -> dict[int, int]:
 
 
 class Verdicts:
-    """The prover's verdicts by position and budget, kept in a file (if given) so that a
-    rebuild proves nothing twice: from clear tables, the same position and budget always get
-    the same verdict."""
+    """The prover's verdicts by position and budget, proved in `executor`'s workers (else
+    here) and kept in `journal` so that a rebuild proves nothing twice: from clear tables, the
+    same position and budget always get the same verdict."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path
-        self.known: dict[tuple[int, int, int], Result] = {}
-        if path is not None and path.is_file():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                x, o, budget, status, pn, dn, expanded = line.split()
-                result = Result(status, int(pn), int(dn), int(expanded), 0.0)
-                self.known[int(x, 16), int(o, 16), int(budget)] = result
+    def __init__(self, executor: Executor | None, journal: Journal) -> None:
+        self.executor = executor
+        self.journal = journal
 
-    def run(
-        self, tasks: list[tuple[int, int, int]], pool: multiprocessing.pool.Pool
-    ) -> list[Result]:
-        """The verdicts on `tasks` (x, o, budget), proving in `pool` those not known."""
-        new = [task for task in dict.fromkeys(tasks) if task not in self.known]
-        for task, result in zip(new, pool.imap(measure, new)):
-            self.known[task] = result
-            if self.path is not None:  # at once: a stopped build loses only the work in flight
-                x, o, budget = task
-                with self.path.open("a", encoding="utf-8") as file:
-                    file.write(
-                        f"{x:x} {o:x} {budget} {result.status} {result.pn} {result.dn} "
-                        f"{result.expanded}\n"
-                    )
-        return [self.known[task] for task in tasks]
+    def run(self, tasks: list[tuple[int, int, int]]) -> list[Result]:
+        """The verdicts on `tasks` (x, o, budget), proving those the journal lacks."""
+        new = list(dict.fromkeys(tasks))
+        keys = [digest("verdict", *task) for task in new]
+        found = run_tasks(measure, new, keys, self.journal, _encode, _decode, self.executor)
+        known = dict(zip(new, found))
+        return [known[task] for task in tasks]
+
+
+def _encode(result: Result) -> list[Any]:
+    return [result.status, result.pn, result.dn, result.expanded]
+
+
+def _decode(data: list[Any]) -> Result:
+    status, pn, dn, expanded = data
+    return Result(status, pn, dn, expanded, 0.0)
 
 
 def verdicts(
-    positions: Sequence[list[int]],
-    pool: multiprocessing.pool.Pool,
-    nodes: int,
-    screen: int,
-    known: Verdicts | None = None,
+    positions: Sequence[list[int]], known: Verdicts, nodes: int, screen: int
 ) -> list[dict[int, Result]]:
     """The prover's verdict on every kind of reply at each position (its moves, O to move):
     each is screened with `screen` expansions, and those not shown lost searched again with
     `nodes`."""
     boards = [Board.from_moves(moves) for moves in positions]
-    cache = Verdicts() if known is None else known
 
     def run(pairs: list[tuple[int, int]], budget: int) -> dict[tuple[int, int], Result]:
         tasks = []
         for index, cell in pairs:
             board = boards[index]
             tasks.append((board.bits[board.first], board.bits[board.turn] | 1 << cell, budget))
-        return dict(zip(pairs, cache.run(tasks, pool)))
+        return dict(zip(pairs, known.run(tasks)))
 
     screened = run(
         [(i, cell) for i, board in enumerate(boards) for cell in every_kind(board)], screen
@@ -185,25 +162,18 @@ def verdicts(
     return answers
 
 
-def choose(
-    positions: Sequence[Choice],
-    pool: multiprocessing.pool.Pool,
-    nodes: int,
-    screen: int = SCREEN,
-    known: Verdicts | None = None,
-) -> None:
+def choose(positions: Sequence[Choice], known: Verdicts, nodes: int, screen: int = SCREEN) -> None:
     """Answer each position with the reply whose loss is hardest to show (`verdicts`; near the
     start, `exposed` first among those not shown lost), ties to the lower cell. A reply shown
     lost after which X has a forced win by threats is chosen only if all are: the prover's X
     may find such a win late, any threat search at once."""
-    cache = Verdicts() if known is None else known
-    found = verdicts([choice.moves for choice in positions], pool, nodes, screen, cache)
+    found = verdicts([choice.moves for choice in positions], known, nodes, screen)
     for choice, results in zip(positions, found):
         board = Board.from_moves(choice.moves)
         deep: dict[int, tuple[int, int]] = {}
         if len(choice.moves) < TWO_PLY:
             alive = [cell for cell in sorted(results) if results[cell].status != PROVED]
-            deep = exposed(board, alive, pool, nodes, cache)
+            deep = exposed(board, alive, known, nodes)
         ranked = sorted(sorted(results), key=partial(rank, results, deep))
         best = next((c for c in ranked if not threatened(board, c, results[c])), ranked[0])
         choice.reply, choice.verdict = best, describe(results[best])
@@ -222,7 +192,7 @@ def rank(
 
 
 def exposed(
-    board: Board, replies: list[int], pool: multiprocessing.pool.Pool, nodes: int, cache: Verdicts
+    board: Board, replies: list[int], known: Verdicts, nodes: int
 ) -> dict[int, tuple[int, int]]:
     """For each of O's `replies` at `board`: how many of X's replies (each cell of a symmetric
     kind counted) leave every answer of O's shown lost within `nodes` expansions, out of how
@@ -244,9 +214,7 @@ def exposed(
             board.pop()
         board.pop()
     while open_:
-        results = cache.run(
-            [(x, o | 1 << answers[0], nodes) for _, _, x, o, answers in open_], pool
-        )
+        results = known.run([(x, o | 1 << answers[0], nodes) for _, _, x, o, answers in open_])
         still = []
         for (reply, weight, x, o, answers), result in zip(open_, results):
             if result.status != PROVED:
@@ -316,21 +284,22 @@ def build(
     games: list[list[int]],
     deepest: int,
     nodes: int,
-    workers: int,
+    count: int,
     screen: int = SCREEN,
     shallow: int = SHALLOW,
-    known: Verdicts | None = None,
+    journal: Journal | None = None,
 ) -> list[Choice]:
     """Answer, with `choose`, every position of `shallow` to `deepest` stones, O to move, that
     the book in `out` lacks and that one of the `games` reaches while O's moves there follow
     the book (as answered so far); write the book with its answers and the new ones to `out`
     (less those that no order of their moves reaches on the book: `on_book`) and return the
-    new ones."""
+    new ones. The prover runs in `count` worker processes, its verdicts kept in `journal`."""
     answers = book_entries(out)
     alive = list(games)
     new: list[Choice] = []
     began = time.perf_counter()
-    with multiprocessing.Pool(workers, _start_worker) as pool:
+    with workers(count) as team:
+        known = Verdicts(team.executor, journal or Journal(None))
         for stones in range(1, deepest + 1, 2):
             if stones >= shallow:
                 todo: dict[tuple[int, int], Choice] = {}
@@ -340,7 +309,7 @@ def build(
                         key, image = canonical_moves(game[:stones])
                         if key not in answers:
                             todo.setdefault(key, Choice(image))
-                choose(list(todo.values()), pool, nodes, min(screen, nodes), known)
+                choose(list(todo.values()), known, nodes, min(screen, nodes))
                 answers.update(todo)
                 new += todo.values()
                 print(
@@ -467,7 +436,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=multiprocessing.cpu_count(),
+        default=os.cpu_count() or 1,
         help="processes running the prover (default: %(default)s, the cores)",
     )
     parser.add_argument(
@@ -487,15 +456,22 @@ def opening(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(f"no such file: {', '.join(missing)}")
     if not fast_prover_available():
         parser.error("the build needs the compiled prover: pip install -e '.[solver]'")
-    known = Verdicts(args.verdicts)
+    journal = Journal(args.verdicts)
     try:
         new = build(
-            args.out, read_games(args.games), args.deepest, args.nodes, args.workers, known=known
+            args.out,
+            read_games(args.games),
+            args.deepest,
+            args.nodes,
+            args.workers,
+            journal=journal,
         )
     except ValueError as error:  # a line of the book or of a games file that does not read
         parser.error(str(error))
     except KeyboardInterrupt:
         print(f"stopped; the verdicts so far are kept in {args.verdicts}: run again to resume")
         return 130
+    finally:
+        journal.close()
     print(f"{len(new)} positions answered; the book is {args.out}", flush=True)
     return 0
