@@ -1,8 +1,8 @@
 """Each kind of reply for the second player at a position, with the prover's verdict on it:
 how `python -m qubic.proof opening` chooses a book entry (the `solver` extra).
 
-    pip install -e '.[solver]' && python benchmarks/replies.py "111 114 411 441 141"
-    python benchmarks/replies.py "111 114 411 441 141" --nodes 1000000
+    pip install -e '.[solver]' && python research/replies.py "111 114 411 441 141"
+    python research/replies.py "111 114 411 441 141" --nodes 1000000
 
 Every kind of reply is screened with `--screen` df-pn expansions of the compiled prover, and
 those it does not show lost are searched again with `--nodes`. Prints a Markdown table, the
@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-
-from bench import table
 
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell, parse_cell
@@ -61,12 +59,9 @@ def main() -> None:
         known = Verdicts(pool.executor, Journal(None))
         [found] = verdicts([args.moves], known, args.nodes, min(args.screen, args.nodes))
     ranked = sorted(sorted(found), key=lambda cell: hardest_first(found[cell]))
-    print(
-        table(
-            ["reply", "the prover's verdict"],
-            [[format_cell(c), describe(found[c])] for c in ranked],
-        )
-    )
+    print("| reply | the prover's verdict |\n|---|---|")
+    for cell in ranked:
+        print(f"| {format_cell(cell)} | {describe(found[cell])} |")
     print(f"\n{len(found)} kinds of reply in {time.perf_counter() - start:.0f} s")
 
 
