@@ -666,8 +666,8 @@ def run(tasks: Sequence[Task], workers: int) -> Iterator[Result]:
             yield future.result()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the gauntlet and print the table."""
+def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line's options."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games a pairing (default 20)")
     parser.add_argument(
@@ -703,16 +703,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="positions per threat search in a post-mortem (default 20000)",
     )
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
-    tasks = [
-        Task(o_level, opponent, n, args.seed + n - 1, args.postmortem_budget)
-        for o_level in args.o
-        for opponent in args.opponents
-        for n in range(1, args.games + 1)
-    ]
+
+def play_all(tasks: Sequence[Task], workers: int, record: str | None) -> list[Result]:
+    """Every task's game, in the tasks' order; each game's line goes to stderr as it ends,
+    and to the `record` file if given."""
     results = []
-    for result in run(tasks, args.workers):
+    for result in run(tasks, workers):
         task = result.task
         print(
             f"{task.o_level} vs {task.opponent} #{task.number} (seed {task.seed}): "
@@ -721,27 +719,46 @@ def main(argv: Sequence[str] | None = None) -> int:
             flush=True,
         )
         results.append(result)
-        if args.record:
-            with open(args.record, "a") as file:
+        if record:
+            with open(record, "a") as file:
                 file.write(
                     f"{task.o_level} {task.opponent} {task.seed} {result.winner or '-'}: "
                     f"{' '.join(map(cell_name, result.moves))}\n"
                 )
     order = {(t.o_level, t.opponent, t.number): i for i, t in enumerate(tasks)}
     results.sort(key=lambda r: order[(r.task.o_level, r.task.opponent, r.task.number)])
-    print(summary(results, args.o, args.opponents))
+    return results
+
+
+def print_postmortems(results: Sequence[Result], budget: int) -> None:
+    """The post-mortem of every game O lost, if any."""
     lost = [r for r in results if r.winner == "X"]
-    if lost:
+    if not lost:
+        return
+    print(
+        f"\nPost-mortems (this file's threat search: up to {MAX_DEPTH} X moves, "
+        f"{budget} positions a search; plies counted from 1):"
+    )
+    for r in lost:
         print(
-            f"\nPost-mortems (this file's threat search: up to {MAX_DEPTH} X moves, "
-            f"{args.postmortem_budget} positions a search; plies counted from 1):"
+            f"\n{r.task.o_level} vs {r.task.opponent} #{r.task.number} "
+            f"(seed {r.task.seed}), X won at ply {len(r.moves)}:"
         )
-        for r in lost:
-            print(
-                f"\n{r.task.o_level} vs {r.task.opponent} #{r.task.number} "
-                f"(seed {r.task.seed}), X won at ply {len(r.moves)}:"
-            )
-            print(r.postmortem)
+        print(r.postmortem)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the gauntlet and print the table."""
+    args = arguments(argv)
+    tasks = [
+        Task(o_level, opponent, n, args.seed + n - 1, args.postmortem_budget)
+        for o_level in args.o
+        for opponent in args.opponents
+        for n in range(1, args.games + 1)
+    ]
+    results = play_all(tasks, args.workers, args.record)
+    print(summary(results, args.o, args.opponents))
+    print_postmortems(results, args.postmortem_budget)
     return 0
 
 
