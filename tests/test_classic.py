@@ -1,4 +1,4 @@
-"""The classic level against classic-qubic.md: the tables, each step of the turn, whole games.
+"""The classic level against docs/classic.md: the tables, each step of the turn, whole games.
 
 Positions and moves are written in our notation (level, column, row). The comments that derive
 the expected replies by hand follow the spec and so use the listing's notation (level, row,

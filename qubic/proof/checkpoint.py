@@ -1,7 +1,7 @@
 """The solver's checkpoint: what is proved, kept across sittings.
 
-The checkpoint is `qubic/proof.txt.xz`, compact and committed, and its journal
-`qubic/proof.journal`, to which each answer is appended at once; every ten minutes and at the
+The checkpoint is `qubic/proof/proof.txt.xz`, compact and committed, and its journal
+`qubic/proof/proof.journal`, to which each answer is appended at once; every ten minutes and at the
 end the journal is folded into the compact file. Both hold one record a line, bitboards in hex:
     W x o [w]      X wins (proved)              L x o        X does not (disproved)
     U x o pn dn [w [n]]  a unit left unknown    B x o cell   a quiet X move of the upper tree

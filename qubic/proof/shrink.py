@@ -1,6 +1,6 @@
 """Making the book smaller: heavy entries asked again for a win with one more setup.
 
-The build's walk plays a win with at most `writer.SETUPS` setups before the proof's move. A
+The build's walk plays a win with at most `book.SETUPS` setups before the proof's move. A
 third setup everywhere needs more entries, not fewer (below `111 224`: 692 instead of 657),
 but where the proof's move leads into a large subtree, a win with three setups often needs a
 small part of it: of the 71 entries of 4 stones with 20 or more entries below them in the
