@@ -1,5 +1,5 @@
-"""Games at once (issue 55's concurrency targets), through the installed program, printed as
-Markdown tables:
+"""Games at once, against the concurrency targets below, through the installed program,
+printed as Markdown tables:
 
 - rounds of 16 games finishing together: each program loads a game one move from a win and
   waits at YOUR MOVE?; once all are waiting, every one is sent its winning move at the same

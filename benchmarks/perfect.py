@@ -8,7 +8,7 @@ targets are every game won, median under 5 ms, none over 200 ms); perfect as O a
 normal, easy and classic as X (the targets: two games in three won against hard, none lost
 against the others). Each game is seeded, so two runs play the same games (timings aside),
 unless --unseeded: then every player draws its own seed and each run plays new games.
-`--level expert` puts expert in perfect's seat (the issue's targets as O are for both).
+`--level expert` puts expert in perfect's seat (the targets as O hold for both levels).
 """
 
 from __future__ import annotations

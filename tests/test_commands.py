@@ -221,7 +221,7 @@ def test_help_lists_every_command_from_the_one_table():
 
 
 def test_help_lists_only_what_works_in_the_variant_played():
-    # The 4x4x4 cube takes no square numbers (issue 37: HELP used to offer `17` there).
+    # The 4x4x4 cube takes no square numbers (HELP used to offer `17` there).
     assert "17 " not in " ".join(started().answer("HELP"))
     cube3 = " ".join(" ".join(started(variant=VARIANTS["cube3"]).answer("HELP")).split())
     assert "17 PLAY THE SQUARE NUMBERED 17 (1 TO 27, LEVEL BY LEVEL" in cube3
@@ -298,7 +298,7 @@ def test_quit_offers_to_save_a_game_in_progress(tmp_path, monkeypatch):
 
 
 def test_leaving_offers_to_save_only_moves_no_save_holds(tmp_path, monkeypatch):
-    # Issue 37: QUIT right after SAVE still asked to save.
+    # QUIT right after SAVE used to ask to save.
     monkeypatch.chdir(tmp_path)
     session = started()
     play(session, "111")
@@ -308,7 +308,7 @@ def test_leaving_offers_to_save_only_moves_no_save_holds(tmp_path, monkeypatch):
     play(session, "111")
     [said, _] = session.answer("SAVE")
     play(session, "112")
-    # Leaving offers the file the game was saved to, and says it will be replaced (issue 56).
+    # Leaving offers the file the game was saved to, and says it will be replaced.
     name = said.removeprefix("GAME SAVED TO ").removesuffix(".")
     assert session.answer("QUIT") == []
     assert session.prompt == f"SAVE THE GAME TO {name} (REPLACING IT) BEFORE YOU GO?"

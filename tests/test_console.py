@@ -202,7 +202,7 @@ def test_a_bad_option_is_a_usage_error():
 
 @pytest.mark.slow
 def test_a_dropped_digit_is_refused_and_never_becomes_a_move():
-    # Issue 37: `24` played square 24 and `1 2` square 12; the guide refuses both.
+    # `24` used to play square 24 and `1 2` square 12; the guide refuses both.
     child = start()
     for typo in ("24", "1 2"):
         expect_prompt(child, MOVE)
@@ -218,7 +218,7 @@ def test_a_dropped_digit_is_refused_and_never_becomes_a_move():
 
 @pytest.mark.slow
 def test_two_dated_saves_in_the_same_minute_keep_both_games(tmp_path):
-    # Issue 37: SAVE alone in two games within a minute wrote both to one name.
+    # SAVE alone in two games within a minute used to write both to one name.
     names = []
     for first in ("111", "444"):
         child = spawn("--seed", str(SEED), "--no-color", cwd=str(tmp_path), columns=200)
@@ -250,8 +250,8 @@ def test_two_dated_saves_in_the_same_minute_keep_both_games(tmp_path):
 
 @pytest.mark.slow
 def test_no_blank_lines_are_kept_under_the_prompt_so_help_stays_in_sight():
-    # Issue 37: seven blank lines were kept under every prompt for the completion menu, so at
-    # 24 rows HELP's heading scrolled away.
+    # Seven blank lines used to be kept under every prompt for the completion menu, so at 24
+    # rows HELP's heading scrolled away.
     child = pexpect.spawn(
         qubic_command(),
         ["--seed", str(SEED), "--no-color"],

@@ -66,7 +66,7 @@ def assert_two_a_row(board: list[str]) -> None:
 
 @pytest.mark.slow
 def test_a_terminal_60_columns_wide_shows_two_levels_a_row_and_30_stacked():
-    # Issue 37: at 60 columns all four levels were stacked, so levels 1-2 scrolled away.
+    # At 60 columns all four levels used to be stacked, so levels 1-2 scrolled away.
     assert wide_width(QUBIC.geometry) > 60
     assert_two_a_row(shown(60))
     assert_tall(shown(30))

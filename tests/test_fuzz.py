@@ -1,4 +1,4 @@
-"""The fuzz suite (issue 55): random and hostile bytes at every door the program opens to the
+"""The fuzz suite: random and hostile bytes at every door the program opens to the
 outside, each door checked by one property.
 
 - the save loader (`savefile.load` of a file, `savefile.loads` of a text or an export line);

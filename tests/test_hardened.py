@@ -1,5 +1,5 @@
-"""End to end, the rough edges a careful user trips over (issue 15), the way a person sees
-them: in a pseudo-terminal read through a screen (pyte), or through pipes."""
+"""End to end, the rough edges a careful user trips over, the way a person sees them:
+in a pseudo-terminal read through a screen (pyte), or through pipes."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue 55's crashes and hangs, and issue 56's rough edges around them, as a hostile user meets
-them: through the real program, with pipes, closed streams, signals and a pseudo-terminal.
+"""Crashes, hangs and the rough edges around them, as a hostile user meets them: through the
+real program, with pipes, closed streams, signals and a pseudo-terminal.
 
 Every outside number is read by one parser (`qubic.core.inputs`): ASCII digits, bounded, one
 line of our own words. Every error is one line with long tokens cut; none shows Python's words.
@@ -135,7 +135,7 @@ def test_a_record_with_a_non_ascii_digit_neither_crashes_stats_nor_a_game(tmp_pa
     clean(child.before)
 
 
-# Items 8, 16, 17, 23 (and issue 56's 26): the engine.
+# The engine.
 
 
 class Engine:
@@ -326,7 +326,7 @@ def test_a_saved_time_limit_out_of_bounds_is_refused(tmp_path, value, words):
     assert result.stderr == f"qubic: cannot load {path}: {words} (at most 86400)\n"
 
 
-# Items 12, 13, 16, 17 and 22 for the config, and issue 56's items 1 and 11.
+# The config.
 
 
 SCRIPT = "no\nyes\nLEVEL\nquit\nno\n"
@@ -527,7 +527,7 @@ def test_sigterm_in_a_piped_game_exits_143_without_a_traceback():
     assert (seen + out).rstrip().endswith(b"GOODBYE. THANKS FOR PLAYING QUBIC.")
 
 
-# Issue 56's item 28: a saved game named where the mode goes.
+# A saved game named where the mode goes.
 
 
 @pytest.mark.slow

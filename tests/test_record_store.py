@@ -1,6 +1,6 @@
-"""Your record as a store (issue 55, items 1, 2, 7 and 20; issue 56, item 10): one SQLite row
-per finished game, 16 games ending at once all counted, a damaged store kept aside and said in
-one line, the old record.txt taken over once. Through the installed program, with pipes."""
+"""Your record as a store: one SQLite row per finished game, 16 games ending at once all
+counted, a damaged store kept aside and said in one line, the old record.txt taken over once.
+Through the installed program, with pipes."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_each_game_is_a_row_with_its_variant_level_side_and_result(tmp_path):
 
 @pytest.mark.slow
 def test_stats_counts_each_variant_apart(tmp_path):
-    # Issue 56, item 10: a cube3 win was counted in the QUBIC rows.
+    # A cube3 win used to be counted in the QUBIC rows.
     win(tmp_path)
     win(tmp_path, cube3_one_to_win(), "113")
     assert rows(tmp_path) == [
@@ -138,7 +138,7 @@ def test_stats_counts_each_variant_apart(tmp_path):
 
 
 def test_a_game_counts_at_the_level_it_started_at(tmp_path):
-    # Issue 56, item 10: a game started at perfect and finished at normal counted as normal.
+    # A game started at perfect and finished at normal used to count as normal.
     line = savefile.export(
         Settings(seed=1, level="perfect"), position("111 112 113", "441 442 443")
     )

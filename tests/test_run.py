@@ -106,7 +106,7 @@ def test_piped_answers_already_read_are_not_waited_for():
 
 @pytest.mark.parametrize("args", [["--level", "foo"], ["--size", "12"], ["foo"]])
 def test_a_command_line_error_is_one_line_with_a_pointer_to_help(args):
-    # Issue 37: the 6-line usage came before the reason.
+    # The 6-line usage used to come before the reason.
     result = run_piped(*args)
     assert result.returncode == 2
     [line] = result.stderr.splitlines()

@@ -1,7 +1,7 @@
-"""Saves that never lose a game (issue 55, items 3 to 6, 12, 13, 18 and 19; issue 56, item 8):
-names claimed atomically, nothing replaced that the game did not write, a way out when a
-save fails at QUIT, and reads bounded to regular files. Through the installed program, with
-pipes; the helpers of qubic.core.files directly where a crash is what is tested."""
+"""Saves that never lose a game: names claimed atomically, nothing replaced that the game did
+not write, a way out when a save fails at QUIT, and reads bounded to regular files. Through the
+installed program, with pipes; the helpers of qubic.core.files directly where a crash is what
+is tested."""
 
 from __future__ import annotations
 
@@ -343,7 +343,7 @@ def test_read_text_is_bounded_and_reads_regular_files_only(tmp_path):
 
 @pytest.mark.slow
 def test_quit_saves_a_loaded_game_back_to_its_file_asking_first(tmp_path):
-    # Issue 56, item 8: --load g1.txt, a move, QUIT, YES saved to a new qubic-....txt.
+    # --load g1.txt, a move, QUIT, YES used to save to a new qubic-....txt.
     g1 = tmp_path / "g1.txt"
     savefile.save(str(g1), Settings(players=2), position("111", ""))
     result = run_in(tmp_path, "--load", "g1.txt", stdin="112\nquit\nyes\n")

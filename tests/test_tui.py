@@ -242,7 +242,7 @@ def test_save_asks_for_a_file_name_and_the_save_loads(tmp_path):
     assert settings.seed == SEED
     screen.press("s", "SAVE TO FILE")
     screen.press("\x1b", lambda: "SAVE TO FILE" not in "\n".join(screen.lines()))
-    screen.child.send("q")  # just saved: leaving asks nothing (issue 37)
+    screen.child.send("q")  # just saved: leaving asks nothing
     after = screen.finish().strip().splitlines()
     assert after[-1] == GOODBYE and re.match(
         r"TO RESUME IT: \S+ --tui --load 'my game.txt'", after[0]
@@ -481,9 +481,9 @@ def left_of_panel(screen: FullScreen) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("columns", [50, 80, 120])
 def test_the_quit_question_cancels_and_text_fits_between_words(columns, tmp_path):
-    # Issue 37: Esc and n did not cancel the quit question, text was cut mid-word, the status
-    # bar cut a move's digits, a new game kept the old log, and 120 columns left the board
-    # in the corner.
+    # Esc and n used not to cancel the quit question, text was cut mid-word, the status bar
+    # cut a move's digits, a new game kept the old log, and 120 columns left the board in
+    # the corner.
     screen = started(columns=columns, rows=24, cwd=str(tmp_path))
     screen.press("\r", "MACHINE MOVES TO")
     status = screen.lines()[0]

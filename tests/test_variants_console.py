@@ -139,7 +139,7 @@ def test_a_four_sided_tesseract_end_to_end():
     geometry = variant.geometry
     assert game.answer("2222") == ["2222 IS THE CENTRE, WHICH IS DISABLED."]
     assert game.answer("41") == ["2222 IS THE CENTRE, WHICH IS DISABLED."]
-    # The score is printed only when it changes (issue 37: it came after every move).
+    # The score is printed only when it changes (it used to come after every move).
     assert game.answer("1111") == []
     output = game.answer("2")  # tile 2 is 1211; then Y and Z, the machine, move
     assert output[0] == "O PLAYS 1211 (SQUARE 2)"

@@ -62,7 +62,7 @@ def test_alone_against_two_machines_you_are_x_and_move_first_or_last():
 def test_scores_lines_and_the_end_with_three_sides():
     game = session(3, CUBE3.with_options(sides=3, target=2))
     assert game.prompt == "X, YOUR MOVE?"
-    # The score is printed when it changes, not after every move (issue 37).
+    # The score is printed when it changes, not after every move.
     for move in ("111", "311", "331", "112", "312", "332"):
         assert game.answer(move) == []
     assert game.answer("113") == ["SCORE X 1 O 0 Y 0"]
