@@ -522,25 +522,12 @@ def play(task: Task) -> Result:
 
 
 def forced_win(moves: Sequence[int], budget: int) -> list[int] | None:
-    """X's forced win by threats after `moves` and the forced exchange they end with (each
-    three answered by its block), as if X were to move, if the search finds one. Without the
-    exchange a three of O's would hide X's win: X must block first, and only then wins."""
-    position = position_of(forced_exchange(moves))
+    """X's forced win by threats after `moves` (X to move), if the search finds one. A three
+    of O's must be blocked first, by a move that makes a three of X's: a block that makes
+    none hands O the move, and X's threats wait."""
+    position = position_of(moves)
+    assert position.x_to_move
     return ThreatSearch(budget).find(position.x, position.o)
-
-
-def forced_exchange(moves: Sequence[int]) -> list[int]:
-    """`moves`, then every forced reply: while the last move made one three, its block."""
-    line = list(moves)
-    while line:
-        position = position_of(line)
-        last = line[-1]
-        mine, theirs = (position.o, position.x) if position.x_to_move else (position.x, position.o)
-        made = threats_made(mine, theirs, last)
-        if len(made) != 1:
-            return line  # no three (or two: the game is decided either way)
-        line.append(made.pop())
-    return line
 
 
 def postmortem(moves: Sequence[int], budget: int) -> str:
@@ -578,8 +565,7 @@ def postmortem(moves: Sequence[int], budget: int) -> str:
 
 
 def _alternatives(moves: Sequence[int], budget: int) -> str:
-    """Which O moves at this point (O to move after `moves`) left X no forced win by threats,
-    after the forced exchange each starts."""
+    """Which O moves at this point (O to move after `moves`) left X no forced win by threats."""
     position = position_of(moves)
     ply = len(moves) + 1
     safe = [cell for cell in position.empty() if forced_win([*moves, cell], budget // 4) is None]
