@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,7 @@ from qubic.players import hard
 from qubic.players.base import Reply, new_seed, position_rng
 from qubic.players.hard import quiet_ranking
 from qubic.players.opening import book_move
+from qubic.search.budget import clock
 from qubic.search.defence import Defence, candidates, classify, forced_move, hold_out
 from qubic.search.exposure import Exposure, chances, count_setups, exposure
 from qubic.search.scoring import score_cells
@@ -96,7 +96,7 @@ class ExpertPlayer:
             search = ThreatSearch(nodes, cap, board.geometry)
             return Reply(second_move(board, search, self.seed, effort))
         limit = SECONDS if seconds is None else seconds
-        deadline = time.perf_counter() + limit
+        deadline = clock() + limit
         nodes = effort.nodes if seconds is None else None
         threats = ThreatSearch(nodes, limit * PROOF_SHARE, board.geometry)
         share: Share = (nodes and int(nodes * ATTACK_SHARE), limit * PROOF_SHARE * ATTACK_SHARE)
@@ -221,7 +221,7 @@ def second_move(
     best = [cell for cell, found in ranking if found is not None and found.lost == fewest]
     if len(best) > 1:  # as little exposed, the playouts (hard for both sides) decide
         left = threats.budget.seconds_left()
-        deadline = time.perf_counter() + (SECOND_SECONDS if left is None else left)
+        deadline = clock() + (SECOND_SECONDS if left is None else left)
         best = rank_by_playouts(
             board, threats, best[:PLAYOUT_CANDIDATES], seed, deadline, effort.second_playout_nodes
         )

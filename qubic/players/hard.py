@@ -8,10 +8,10 @@ its own (the opponent must then find the answer), then the guide's heuristic sco
 from __future__ import annotations
 
 import random
-import time
 
 from qubic.core.board import Board, Mark, iter_bits
 from qubic.players.base import Reply, new_seed, position_rng
+from qubic.search.budget import clock
 from qubic.search.defence import defend, forced_move
 from qubic.search.scoring import score_cells
 from qubic.search.threats import (
@@ -89,10 +89,10 @@ def playout(
             nodes = per_move if limit is None else min(per_move, limit - search.nodes)
             if nodes <= 0:
                 raise OutOfBudget
-            search.set_budget(nodes, None if deadline is None else deadline - time.perf_counter())
+            search.set_budget(nodes, None if deadline is None else deadline - clock())
             board.push(decide(board, search, seed))
             pushed += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and clock() > deadline:
                 raise OutOfBudget
         return board.winner
     finally:

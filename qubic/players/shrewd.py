@@ -16,10 +16,10 @@ search never recounts a position.
 from __future__ import annotations
 
 import random
-import time
 
 from qubic.core.board import Board, Mark
 from qubic.players.base import Reply, new_seed, position_rng
+from qubic.search.budget import clock
 from qubic.search.threats import OutOfBudget
 
 DEPTH = 4  # moves looked ahead: ours and the next sides' replies
@@ -39,7 +39,7 @@ class ShrewdPlayer:
         self.seed = new_seed(seed)
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
-        search = Search(board, time.perf_counter() + (SECONDS if seconds is None else seconds))
+        search = Search(board, clock() + (SECONDS if seconds is None else seconds))
         return Reply(search.best(position_rng(self.seed, board)))
 
 
@@ -87,7 +87,7 @@ class Search:
                 win = WIN - depth  # the sooner the better
                 return [win if mark is board.winner else -win for mark in board.sides]
             if depth == DEPTH or board.is_over():
-                if time.perf_counter() > self.deadline:
+                if clock() > self.deadline:
                     raise OutOfBudget
                 return self._leaf()
             mark = board.turn

@@ -69,8 +69,8 @@ class ThreatSearch:
     What it remembers stays valid for any number of searches in any positions, so one instance
     may serve one decision or many. Its budget bounds the searches until `set_budget` is called
     again: at most `nodes` positions (so the same question always gets the same answer) and at
-    most `seconds` of wall-clock time (a safety net, or the budget itself when a caller asks
-    for a time).
+    most `seconds` of the searching thread's processor time (`budget.clock`: a safety net, or
+    the budget itself when a caller asks for a time).
     """
 
     def __init__(
