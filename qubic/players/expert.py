@@ -210,6 +210,8 @@ def second_move(
     vet = effort.vet
     if not defending:
         choices = choices[: vet.exposed]
+    if len(choices) == 1:  # the only stop: measuring it would change nothing
+        return choices[0]
     me, you = board.bits[board.turn], board.bits[board.turn.other]
     threats.set_budget(effort.exposure_nodes, threats.budget.seconds_left())
     ranking = by_exposure(threats, me, you, choices)
