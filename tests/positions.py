@@ -33,7 +33,7 @@ def replay(moves: list[str]) -> Board:
 def random_positions(count: int, seed: int = 7) -> list[Board]:
     """Positions from random play, stopped at a random point before the end."""
     rng = random.Random(seed)
-    boards = []
+    boards: list[Board] = []
     while len(boards) < count:
         board = Board()
         stop = rng.randrange(4, 40)

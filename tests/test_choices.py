@@ -78,7 +78,7 @@ def test_the_solver_proves_the_chosen_move_and_the_book_plays_it(tmp_path) -> No
     with ThreadPoolExecutor(1) as executor:
         solver = Solver(Checkpoint(path), 5_000, io.StringIO(), (x, o), choices=choices)
         assert solver.solve(executor, 1, None)
-    assert [child.cell for child in solver.root.children] == [parse_cell(CHOSEN)]
+    assert [child.cell for child in solver.root.children or []] == [parse_cell(CHOSEN)]
     checkpoint = Checkpoint(path)
     assert checkpoint.book[canon] == symmetry[parse_cell(CHOSEN)]
     book_path = tmp_path / "chosen.txt"

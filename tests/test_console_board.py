@@ -40,7 +40,8 @@ def shown(columns: int, *args: str) -> list[str]:
 
 def assert_wide(board: list[str]) -> None:
     assert board[:2] == [HEADINGS, COLUMNS]
-    assert [WIDE_ROW.match(line).group(1) for line in board[2:6]] == ["1", "2", "3", "4"]
+    rows = [WIDE_ROW.match(line) for line in board[2:6]]
+    assert [row.group(1) if row else None for row in rows] == ["1", "2", "3", "4"]
     assert board[2].startswith("R1  X  .  .  .   R1"), "level 1 on the left"
     assert board[6:] == [""], "seven lines in all"
 

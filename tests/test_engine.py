@@ -27,11 +27,13 @@ class EngineProcess:
 
     def ask(self, command: str) -> str:
         """Send one command and read its one-line answer."""
+        assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(command + "\n")
         self.process.stdin.flush()
         return self.process.stdout.readline().rstrip("\n")
 
     def quit(self) -> int:
+        assert self.process.stdin is not None
         self.process.stdin.write("quit\n")
         self.process.stdin.flush()
         return self.process.wait(timeout=30)

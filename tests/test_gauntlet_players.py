@@ -85,7 +85,7 @@ def test_post_mortem_wins_only_with_x_to_move() -> None:
     # O's 332 makes a three (114 441 332, 223 empty): X must block it, and its block makes
     # no three, so O moves next. X has no forced win here, though it would have one if the
     # block were free.
-    moves = [g.parse_name(name) for name in "144 114 444 441 111 332".split()]
+    moves = [g.parse_name(name) for name in ["144", "114", "444", "441", "111", "332"]]
     assert g.forced_win(moves, 20_000) is None
     # One O move later, X, to move, has one: the post-mortem names it.
     later = "144 114 444 441 111 332 223 322 222 333 411 311 344 244 323 121"

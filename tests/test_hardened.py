@@ -7,8 +7,8 @@ import re
 import signal
 import subprocess
 import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pyte
@@ -42,9 +42,7 @@ SCRIPT = "NO\nYES\n111\nSHOW\n"
 class Watched:
     """A program in a pseudo-terminal, with everything it wrote kept to be read as a screen."""
 
-    def __init__(
-        self, *args: str, columns: int = 80, **kwargs: float | str | Callable[[], None]
-    ) -> None:
+    def __init__(self, *args: str, columns: int = 80, **kwargs: Any) -> None:
         self.columns = columns
         self.child = spawn(*args, columns=columns, **kwargs)
         self.child.logfile_read = self.log = _Log()
@@ -272,7 +270,7 @@ def think(watched: Watched) -> pexpect.spawn:
     return child
 
 
-def expert(**kwargs: Callable[[], None]) -> Watched:
+def expert(**kwargs: Any) -> Watched:
     return Watched("--level", "expert", "--seed", "1", "--no-color", timeout=30, **kwargs)
 
 

@@ -5,6 +5,7 @@ observations, and our levels as bots. Skipped without the `openspiel` extra."""
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 
@@ -68,7 +69,7 @@ FULL = words(
 )
 
 
-def play(name: str, moves: list[str]) -> pyspiel.State:
+def play(name: str, moves: list[str]) -> Any:
     """The state after `moves` (in notation), each checked legal before it is applied."""
     state = pyspiel.load_game(name).new_initial_state()
     for move in moves:

@@ -35,7 +35,7 @@ NAMED_ONLY = [
     "ignore:Observation is not a NumPy array",
     "ignore:Observation space for each agent probably should be",
 ]
-TESSERACT = {"variant": "tesseract", "sides": 4}
+TESSERACT: dict[str, Any] = {"variant": "tesseract", "sides": 4}
 Z_WINS = (
     "1313 1131 3311 1331 3333 1333 3331 1311 2323 1232 3321 1321 3133 3131 3111 1113 "
     "2223 2131 3211 1212 2123 2232 3221 1222 3233 2333 3121 1123 1213 3232 3231 1133 "

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,7 @@ def start(*args: str) -> subprocess.Popen[str]:
     )
 
 
-def wait_for(condition, seconds: float = 60) -> None:  # type: ignore[no-untyped-def]
+def wait_for(condition: Callable[[], object], seconds: float = 60) -> None:
     end = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < end, "timed out"

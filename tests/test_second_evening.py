@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pyte
@@ -36,7 +37,7 @@ MOVE = r"YOUR MOVE\?"
 AGAIN = r"DO YOU WANT TO PLAY ANOTHER GAME\?"
 
 
-def started(*args: str, columns: int = 120, **env: str) -> pexpect.spawn:
+def started(*args: str, columns: int = 120, **env: Any) -> pexpect.spawn:
     """A game in a pseudo-terminal, no instructions, the player moving first as X."""
     child = spawn("--seed", str(SEED), "--no-color", *args, columns=columns, **env)
     expect_prompt(child, r"DO YOU WANT INSTRUCTIONS\?")

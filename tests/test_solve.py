@@ -104,7 +104,7 @@ def unprovable_root(tmp_path: Path) -> tuple[Path, list[int]]:
     line = "111 114 141 233 144 414 134 314"
     moves = [parse_cell(m) for m in line.split()]
     root = Board.from_moves([*moves, parse_cell("214")]).bits
-    assert Prover().prove(*root, 1_500).status != PROVED
+    assert Prover().prove(root[0], root[1], 1_500).status != PROVED
     key = CUBE.canonical(*root)
     path = tmp_path / "proof.txt.xz"
     (tmp_path / "proof.journal").write_text(f"W {key[0]:x} {key[1]:x}\n")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import subprocess
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -130,6 +131,11 @@ def expected_returns(shape: Geometry, moves: list[int], settings: dict[str, Any]
 Check = tuple[str, Callable[[str], bool]]  # a command for the engine, and its answer's test
 
 
+def one_of(choices: set[str], answer: str) -> bool:
+    """Whether the engine's `bestmove` is one of `choices`."""
+    return answer.split()[1] in choices
+
+
 def none(answer: str) -> bool:
     return answer == ""
 
@@ -161,7 +167,7 @@ def play(
         if len(moves) == asked:
             choices = {format_cell(cell, shape) for cell in legal}
             checks.append((position(played), none))
-            checks.append(("go level easy", lambda answer, c=choices: answer.split()[1] in c))
+            checks.append(("go level easy", partial(one_of, choices)))
         open_cells = set(legal)
         used = [cell for cell in shape.cells if cell not in open_cells]  # or disabled
         if used and rng.random() < 0.5:

@@ -9,6 +9,7 @@ import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pyte
@@ -119,7 +120,7 @@ class FullScreen:
         return self.output.rsplit("\x1b[?25h", 1)[-1]  # after the screen is put away
 
 
-def started(*args: str, **kwargs: str) -> FullScreen:
+def started(*args: str, **kwargs: Any) -> FullScreen:
     screen = FullScreen("--seed", str(SEED), *args, **kwargs)
     screen.wait(screen.cursor_on("111"))
     return screen
