@@ -69,7 +69,7 @@ def analysis_table(games: int) -> str:
             seconds.append(time.perf_counter() - start)
             nodes.append(search.nodes)
             verdicts[result.verdict.value] += 1
-            me, you = board.bits[board.turn], board.bits[board.turn.other]
+            me, you = board.pair()
             if result.verdict is Verdict.WIN:
                 longest = max(longest, own_moves(result.line))
                 wrong += not replays(board, result.line)
@@ -110,7 +110,7 @@ def puzzle_ok(moves: tuple[int, ...], solution: tuple[int, ...], length: int) ->
     replays, and some first move of the attacker's does not win."""
     board = Board.from_moves(moves)
     search = ThreatSearch()
-    line = search.forced_win(board.bits[board.turn], board.bits[board.turn.other])
+    line = search.forced_win(*board.pair())
     if line is None or own_moves(line) != length or not replays(board, solution):
         return False
     return any(judge(board, cell, search).outcome not in WINNING for cell in board.legal_moves())

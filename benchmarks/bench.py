@@ -102,7 +102,7 @@ def search_rate(games: int) -> str:
     start = time.perf_counter()
     for board in boards:
         search = ThreatSearch()
-        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        me, you = board.pair()
         search.forced_win(me, you)
         search.forced_win(you, me)
         nodes += search.nodes
@@ -119,7 +119,7 @@ def search_rate(games: int) -> str:
 def forced_wins(count: int, max_threats: int = 12) -> Iterator[tuple[Board, int]]:
     """Positions where the side to move wins by threats in 2..max_threats own moves."""
     for board in positions(count, SEED + 1):
-        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        me, you = board.pair()
         if board.winning_cells(board.turn) or board.winning_cells(board.turn.other):
             continue
         line = ThreatSearch().forced_win(me, you, max_threats)
@@ -131,7 +131,7 @@ def defences(count: int) -> Iterator[tuple[Board, set[int]]]:
     """Positions where the opponent has a forced win by threats and some moves stop it (by
     `qubic.search.defence`'s rule: a three that only delays the win is no stop)."""
     for board in positions(count, SEED + 2):
-        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        me, you = board.pair()
         search = ThreatSearch()
         if board.winning_cells(board.turn.other) or search.forced_win(me, you) is not None:
             continue
@@ -154,7 +154,7 @@ def tactics(levels: list[str], count: int) -> str:
         for board, _ in wins:
             board = board.copy()
             board.push(player.choose(board.copy()).cell)
-            me, you = board.bits[board.turn.other], board.bits[board.turn]
+            you, me = board.pair()
             # Still winning: the opponent to move cannot escape (we win by threats next).
             escaped = ThreatSearch().forced_win(you, me) is not None or any(
                 ThreatSearch().forced_win(me, you | 1 << reply, shortest=False) is None

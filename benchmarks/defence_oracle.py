@@ -53,7 +53,7 @@ def defended(board: Board) -> bool:
     start by completing a line, and the side to move has no forced win of its own."""
     if board.is_over():
         return False
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     search = ThreatSearch()
     return (
         not winning_mask(you, me)

@@ -76,7 +76,7 @@ class Outside:
         self.player = gauntlet.make_x("greedy-weighted" if name == "greedy" else name, seed)
 
     def move(self, board: Board) -> int:
-        mine, theirs = board.bits[board.turn], board.bits[board.turn.other]
+        mine, theirs = board.pair()
         return self.player.choose(gauntlet.Position(list(board.moves), mine, theirs))
 
 

@@ -68,7 +68,7 @@ class ProvingX:
     own: int = 0  # of which not the book's choice
 
     def choose(self, board: Board) -> int:
-        x, o = board.bits[board.turn], board.bits[board.turn.other]
+        x, o = board.pair()
         urgent = winning_mask(x, o) or winning_mask(o, x)
         if urgent:
             return lowest(urgent)
@@ -137,7 +137,7 @@ def make_o(name: str, seed: int) -> Callable[[Board], int]:
         rng = random.Random(seed)
 
         def random_o(board: Board) -> int:
-            me, you = board.bits[board.turn], board.bits[board.turn.other]
+            me, you = board.pair()
             urgent = winning_mask(me, you) or winning_mask(you, me)
             return lowest(urgent) if urgent else rng.choice(board.legal_moves())
 
@@ -187,7 +187,7 @@ def first_forced_win(moves: list[int]) -> int | None:
     for ply, cell in enumerate(moves, start=1):
         board.push(cell)
         if ply % 2 == 0 and not board.is_over():
-            x, o = board.bits[board.turn], board.bits[board.turn.other]
+            x, o = board.pair()
             if search.forced_win(x, o, shortest=False) is not None:
                 return ply
     return None

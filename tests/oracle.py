@@ -54,7 +54,7 @@ def _wins(board: Board, depth: int, memo: Memo) -> bool:
         return False
     # A win within some depth is a win within any greater one, and no win within some
     # depth is none within any smaller.
-    key = (board.bits[me], board.bits[me.other])
+    key = board.pair(me)
     won, lost = memo.get(key, (UNKNOWN, 0))
     if depth >= won or depth <= lost:
         return depth >= won
@@ -134,7 +134,7 @@ class DefenceOracle:
 
     def holds(self, board: Board) -> bool:
         """Whether the side to move has a move that stops the opponent's forced win."""
-        key = (board.bits[board.turn], board.bits[board.turn.other])
+        key = board.pair()
         if key not in self._holds:
             self._holds[key] = any(
                 self.classify(board, cell) == STOPS for cell in board.legal_moves()

@@ -58,8 +58,8 @@ def wins_by_threats(board: Board) -> bool:
 
 def is_quiet(board: Board, cell: int) -> bool:
     """`cell` makes the side to move no three."""
-    me = board.bits[board.turn] | 1 << cell
-    return not new_threats(me, board.bits[board.turn.other], cell)
+    me, you = board.pair()
+    return not new_threats(me | 1 << cell, you, cell)
 
 
 def setup_wins(board: Board, cell: int) -> bool:

@@ -99,7 +99,7 @@ def test_verdicts_hold_up_on_every_position_of_a_mined_game(seed):
             check_win(board, analysis)
             continue
         assert not wins_within(board, WITHIN), f"a win is missed after {ply} moves"
-        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        me, you = board.pair()
         if analysis.verdict is Verdict.QUIET:
             assert not wins_within(flipped(board), WITHIN)
             deeper = ThreatSearch()

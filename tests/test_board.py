@@ -27,6 +27,15 @@ def test_the_first_mover_can_be_o():
     assert board.turn is Mark.X
 
 
+def test_pair_puts_the_side_to_move_first():
+    board = Board.from_moves(cells("111", "444", "112"))
+    x, o = 1 << parse_cell("111") | 1 << parse_cell("112"), 1 << parse_cell("444")
+    assert board.pair() == (o, x)
+    assert board.pair(Mark.X) == (x, o)
+    board.push(parse_cell("113"))
+    assert board.pair() == (x, o | 1 << parse_cell("113"))
+
+
 def test_push_and_pop_restore_everything():
     board = Board()
     before = (list(board.bits), [list(c) for c in board.counts])

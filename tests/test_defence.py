@@ -96,7 +96,7 @@ def plain_stop(board: Board, cell: int) -> bool:
 
 def classified(text: str) -> dict[str, str]:
     board = board_of(text)
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     search = ThreatSearch(400_000)
     line = search.forced_win(you, me)
     assert line is not None

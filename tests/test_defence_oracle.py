@@ -64,7 +64,7 @@ def test_the_kept_positions_are_enough_and_each_faces_a_forced_win():
     assert len(texts) >= 300 and len(set(texts)) == len(texts)
     for text in texts[:: len(texts) // 10]:
         board = Board.from_moves(parse_cell(name) for name in text.split())
-        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        me, you = board.pair()
         assert ThreatSearch().forced_win(you, me, shortest=False) is not None, text
 
 

@@ -78,7 +78,7 @@ DEFENCES = [
 def test_expert_stops_a_forced_win_for_good_where_hard_can():
     for text in DEFENCES:
         board = replay(text.split())
-        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        me, you = board.pair()
         assert ThreatSearch().forced_win(you, me) is not None
         cell = make_player("expert", seed=1).choose(board.copy()).cell
         assert stops(ThreatSearch(400_000), me, you, cell), (text, format_cell(cell))
@@ -91,7 +91,7 @@ def test_expert_moving_second_weighs_how_exposed_each_stop_leaves_it():
     # whatever O does (the plain solver agrees), one of 16 such replies. Expert plays a stop
     # among the least exposed instead.
     board = replay(["333", "332", "233", "223", "433", "133", "441", "111", "144"])
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     stops = analyze(board).stops
     measures = {cell: exposure(ThreatSearch(), me, you, cell) for cell in stops}
     cell = make_player("expert", seed=3027).choose(board.copy()).cell

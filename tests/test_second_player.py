@@ -79,7 +79,7 @@ def test_the_second_player_stops_with_the_move_that_leaves_the_fewest_winning_re
     # 142, 222 and 411 stop X's forced win; after 411 one quiet reply of X's wins by force,
     # after 142 and 222 none does.
     board = Board.from_moves(moves(POSITIONS[1]))
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     stops = analyze(board).stops
     measured = {cell: exposure(ThreatSearch(), me, you, cell) for cell in stops}
     cell = make_player(level, seed=5).choose(board.copy()).cell

@@ -17,9 +17,7 @@ from tests.scripted import moves, position
 
 
 def forced_win(board: Board, max_threats: int = 16) -> list[int] | None:
-    return ThreatSearch().forced_win(
-        board.bits[board.turn], board.bits[board.turn.other], max_threats
-    )
+    return ThreatSearch().forced_win(*board.pair(), max_threats)
 
 
 def shortest_depth(board: Board, limit: int = 6) -> tuple[int | None, set[int]]:
@@ -146,7 +144,7 @@ def test_hard_finds_the_only_moves_that_hold_off_a_forced_win():
 
 
 def test_a_long_chain_is_found_after_a_shallower_search_of_the_same_position():
-    me, you = LONG_CHAIN.bits[LONG_CHAIN.turn], LONG_CHAIN.bits[LONG_CHAIN.turn.other]
+    me, you = LONG_CHAIN.pair()
     line = forced_win(LONG_CHAIN)
     assert line is not None and len(line) == 2 * 10 - 1
     assert_forcing_line(LONG_CHAIN, line)
@@ -171,7 +169,7 @@ def test_one_search_answers_many_questions_as_fresh_ones_would(board):
 
 
 def test_a_new_budget_counts_from_now():
-    me, you = LONG_CHAIN.bits[LONG_CHAIN.turn], LONG_CHAIN.bits[LONG_CHAIN.turn.other]
+    me, you = LONG_CHAIN.pair()
     search = ThreatSearch(nodes=10)
     with pytest.raises(OutOfBudget):
         search.forced_win(me, you)

@@ -109,6 +109,12 @@ class Board:
         """Bitboard of the empty playable cells."""
         return self.geometry.full_mask & ~self.occupied
 
+    def pair(self, mark: Mark | None = None) -> tuple[int, int]:
+        """The two-sided searches' position: `(bits of mark, bits of its opponent)`, `mark`
+        the side to move unless given."""
+        mark = self.turn if mark is None else mark
+        return self.bits[mark], self.bits[mark.other]
+
     def mark_at(self, cell: int) -> Mark | None:
         for mark in self.sides:
             if self.bits[mark] >> cell & 1:

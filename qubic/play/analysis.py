@@ -75,7 +75,7 @@ def analyze(
 def _analyze(board: Board, search: ThreatSearch, book: strategy.Entries) -> Analysis:
     geometry = board.geometry
     mover = board.turn
-    me, you = board.bits[mover], board.bits[mover.other]
+    me, you = board.pair()
     perfect = proof_winner(board, book)
     # Whether there is a win at all is quicker to settle than which is the shortest.
     if search.forced_win(me, you, shortest=False) is not None:
@@ -112,7 +112,7 @@ def proof_winner(board: Board, book: strategy.Entries) -> Mark | None:
     first = board.first
     if not board.variant.is_qubic or board.turn is not first:
         return None
-    found = strategy.lookup(book, board.bits[first], board.bits[first.other])
+    found = strategy.lookup(book, *board.pair(first))
     return None if found is None else first
 
 

@@ -174,7 +174,7 @@ class PuzzleSession:
 
     def _line(self) -> list[int]:
         """The shortest forced win from the current position (there always is one)."""
-        me, you = self.board.bits[self.board.turn], self.board.bits[self.board.turn.other]
+        me, you = self.board.pair()
         line = self.search.forced_win(me, you)
         assert line is not None, "every position of a puzzle keeps its win"
         return line

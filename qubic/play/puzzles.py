@@ -114,7 +114,7 @@ def _from_game(
     wins: list[tuple[list[int], Board]] = []  # the shorter forced wins, and their positions
     board = Board()
     for cell in moves:
-        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        me, you = board.pair()
         line = None
         if not winning_mask(me, you) and search.forced_win(me, you, shortest=False):
             line = search.forced_win(me, you)
@@ -143,7 +143,7 @@ def _lengthen(
     a time, in an order `rng` shuffles, until that win is `length` own moves; None when no
     taking back lengthens it without overshooting."""
     while own_moves(line) < length:
-        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        me, you = board.pair()
         pairs = [(a, b) for a in iter_bits(me) for b in iter_bits(you)]
         rng.shuffle(pairs)
         for a, b in pairs:
@@ -174,7 +174,7 @@ def check(board: Board, length: int, search: ThreatSearch) -> Puzzle | None:
     """The puzzle at `board` if it is a fair one: no win at once, the shortest forced win by
     threats exactly `length` own moves, and some plausible move (a threat, or the heuristic's
     favourite) that does not win."""
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     if board.is_over() or winning_mask(me, you):
         return None
     line = search.forced_win(me, you)
@@ -215,7 +215,7 @@ def judge(board: Board, cell: int, search: ThreatSearch) -> Judgement:
     best-scored reply that stops the forced win (`qubic.search.defence`'s rule: a three that
     only delays it is no answer) if one exists, else the one that makes it longest. Raises
     OutOfBudget."""
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     bit = 1 << cell
     mine = me | bit
     made = winning_mask(mine, you)

@@ -99,7 +99,7 @@ def _left_strategy(
         board = before.board
         if board.turn is not board.first or after.board.moves[-1] == PASS:
             continue
-        x, o = board.bits[board.first], board.bits[board.first.other]
+        x, o = board.pair(board.first)
         found = strategy.x_move(x, o, entries)
         if found is None:
             return None  # the strategy does not know this position: nothing to say

@@ -126,7 +126,7 @@ def decide(
     move, choices, _ = called_for(board, threats, setups, share, seed, None, effort.setups)
     if move is not None:
         return move
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     candidates = shortlist(setups, me, you, choices)
     ranking = rank_by_playouts(board, threats, candidates, seed, deadline, effort.playout_nodes)
     return ranking[0]
@@ -150,7 +150,7 @@ def called_for(
     move = book_move(board)
     if move is not None:
         return move, [], False
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     scores = score_cells(board, board.turn)
     ranked = sorted(scores, key=lambda c: -scores[c])
     try:
@@ -212,7 +212,7 @@ def second_move(
         choices = choices[: vet.exposed]
     if len(choices) == 1:  # the only stop: measuring it would change nothing
         return choices[0]
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     threats.set_budget(effort.exposure_nodes, threats.budget.seconds_left())
     ranking = by_exposure(threats, me, you, choices)
     if board.geometry is not CUBE or ranking[0][1] is None:

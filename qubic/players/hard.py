@@ -57,7 +57,7 @@ def choices(board: Board, search: ThreatSearch) -> list[int]:
     """The moves hard might play here: the one the position calls for, or the equally good
     quiet moves its seed chooses among. When the budget runs out, each stage answers with
     the best it has found so far."""
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     scores = score_cells(board, board.turn)
     ranked = sorted(scores, key=lambda c: -scores[c])
     try:

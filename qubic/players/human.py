@@ -60,7 +60,7 @@ class HumanPlayer:
         rng = position_rng(self.seed, board)
         geometry = board.geometry
         seen = noticed(geometry, habits.notice, rng)
-        me, you = board.bits[board.turn], board.bits[board.turn.other]
+        me, you = board.pair()
         urgent = winning_mask(me, you, geometry) or winning_mask(you, me, geometry)
         if urgent:
             return Reply(lowest(urgent))

@@ -30,7 +30,7 @@ def book_move(board: Board) -> int | None:
 def orientation(board: Board) -> Orientation:
     """The canonical key of the position (the mover's and the opponent's bitboards) and the
     symmetry that maps the board's cells to it: how the book files and finds a position."""
-    return CUBE.orient(board.bits[board.turn], board.bits[board.turn.other])
+    return CUBE.orient(*board.pair())
 
 
 @cache

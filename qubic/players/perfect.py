@@ -55,7 +55,7 @@ class PerfectPlayer:
 
     def choose(self, board: Board, seconds: float | None = None) -> Reply:
         if board.geometry is CUBE:
-            first, second = board.bits[board.first], board.bits[board.first.other]
+            first, second = board.pair(board.first)
             if board.turn is not board.first:
                 search = ThreatSearch(
                     self.effort.second_nodes if seconds is None else None,
@@ -80,7 +80,7 @@ class PerfectPlayer:
         replay = Board(board.variant, board.first)
         for cell in board.moves:
             if replay.turn is replay.first:
-                move = x_move(replay.bits[replay.first], replay.bits[replay.turn.other], self.book)
+                move = x_move(*replay.pair(), self.book)
                 if move is None or move[0] != cell:
                     return False
             replay.push(cell)

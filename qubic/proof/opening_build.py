@@ -241,7 +241,7 @@ def threatened(board: Board, cell: int, result: Result) -> bool:
 
 def must_answer(board: Board) -> bool:
     """O has a win or must block one: the game's own search answers."""
-    me, you = board.bits[board.turn], board.bits[board.turn.other]
+    me, you = board.pair()
     return bool(winning_mask(me, you) or winning_mask(you, me))
 
 
