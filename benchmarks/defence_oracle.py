@@ -31,12 +31,12 @@ from pathlib import Path
 
 from bench import percentile, table
 
-from qubic.core.board import Board
+from qubic.core.board import Board, winning_mask
 from qubic.core.notation import format_cell, parse_cell
 from qubic.play.analysis import Unanswered, analyze
 from qubic.play.puzzles import machine_game
 from qubic.players.levels import make_player
-from qubic.search.threats import ThreatSearch, winning_mask
+from qubic.search.threats import ThreatSearch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the oracle lives with the tests

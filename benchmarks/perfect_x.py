@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from bench import table
 
-from qubic.core.board import Board
+from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
 from qubic.core.symmetry import orbit_representatives, stabilizer
@@ -46,7 +46,7 @@ from qubic.players.levels import make_player
 from qubic.proof.fast_prover import FastProver
 from qubic.search import strategy
 from qubic.search.prover import PROVED, ranked_cells
-from qubic.search.threats import ThreatSearch, lowest, winning_mask
+from qubic.search.threats import ThreatSearch, lowest
 
 WIDTH = 3  # quiet moves tried at a turn, besides the book's
 EXPANSIONS = 100_000  # compiled df-pn expansions for each: under a second here

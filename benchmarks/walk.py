@@ -17,6 +17,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.core.symmetry import line_profile, profile_after
@@ -24,7 +25,6 @@ from qubic.proof.leaf import StrategyMover
 from qubic.proof.unit import fast_prover_available
 from qubic.proof.walk import walk
 from qubic.search.strategy import shipped
-from qubic.search.threats import winning_mask
 
 STARTS = ["111 222", "111 114", "111 144"]  # X's first move and O's reply: X to move
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.proof.leaf import strategy_threats
 from qubic.proof.unit import fast_prover_available
 from qubic.search.strategy import THREAT_NODES, Entries, lookup, shipped
-from qubic.search.threats import ThreatSearch, new_threats, winning_mask
+from qubic.search.threats import ThreatSearch, new_threats
 
 
 def open_replies(x: int, o: int, cell: int, search: ThreatSearch) -> int:

@@ -94,6 +94,17 @@ def test_winning_cells_finds_open_threes_only():
     assert board.winning_cells(Mark.X) == []
 
 
+def test_completed_by_counts_the_lines_a_cell_completes_and_leaves_the_board():
+    # X holds 112-113-114 and 121-131-141: 111 completes both lines, 122 neither.
+    x = cells("112", "113", "114", "121", "131", "141")
+    o = cells("444", "443", "442", "434", "424", "333")
+    board = Board.from_moves([m for pair in zip(x, o) for m in pair])
+    before = (list(board.moves), list(board.bits), board.scores[:])
+    assert board.completed_by(parse_cell("111")) == 2
+    assert board.completed_by(parse_cell("122")) == 0
+    assert (board.moves, board.bits, board.scores) == before
+
+
 def test_a_full_board_without_a_line_is_a_draw():
     game = find_game(None, NormalPlayer(1))
     board = Board.from_moves(game.moves)

@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.core.symmetry import stabilizer
@@ -19,7 +20,6 @@ from qubic.proof.unit import last_budget
 from qubic.proof.walk import walk
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, Prover
-from qubic.search.threats import winning_mask
 from tests.positions import QUIET_WIN, bits
 
 

@@ -3,12 +3,13 @@ short searches of it."""
 
 import pytest
 
+from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
 from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.search.budget import Budget
 from qubic.search.prover import DISPROVED, PROVED, UNKNOWN, Prover
-from qubic.search.threats import ThreatSearch, winning_mask
+from qubic.search.threats import ThreatSearch
 from qubic.search.vetting import REFUTE_NODES, least_lost
 from tests.positions import QUIET_WIN, bits
 

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from qubic.core.board import Board
+from qubic.core.board import Board, winning_mask
 from qubic.core.notation import format_cell, parse_cell
 from qubic.players.easy import EasyPlayer
 from qubic.players.hard import HardPlayer
-from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch, winning_mask
+from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch
 from tests.oracle import winning_first_moves
 from tests.positions import CHAIN_4, COUNTERED, LONG_CHAIN, ONE_SAVING_MOVE, assert_forcing_line
 from tests.scripted import moves, position

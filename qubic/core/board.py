@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
-from qubic.core.geometry import Geometry
+from qubic.core.geometry import CUBE, Geometry
 from qubic.core.variant import QUBIC, Variant
 
 
@@ -217,14 +217,26 @@ class Board:
 
     def winning_cells(self, mark: Mark) -> list[int]:
         """Empty cells where `mark` would complete a line at once, in ascending order."""
-        size = self.geometry.size
-        mine = self.counts[mark]
-        others = self.occupied & ~self.bits[mark]
-        cells = 0
-        for index, mask in enumerate(self.geometry.line_masks):
-            if mine[index] == size - 1 and not others & mask:
-                cells |= mask & ~self.bits[mark]
-        return list(iter_bits(cells))
+        mine = self.bits[mark]
+        return list(iter_bits(winning_mask(mine, self.occupied & ~mine, self.geometry)))
+
+    def completed_by(self, cell: int) -> int:
+        """How many lines the side to move would complete on `cell`, an empty cell."""
+        self.push(cell)
+        made = len(self.completed[-1])
+        self.pop()
+        return made
+
+
+def winning_mask(me: int, you: int, geometry: Geometry = CUBE) -> int:
+    """Bitboard of the empty cells where `me` would complete a line now (`you`: every other
+    side's stones)."""
+    three = geometry.size - 1
+    cells = 0
+    for mask in geometry.line_masks:
+        if not you & mask and (me & mask).bit_count() == three:
+            cells |= mask & ~me
+    return cells
 
 
 def iter_bits(bits: int) -> Iterator[int]:

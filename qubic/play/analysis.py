@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from qubic.core.board import Board, Mark
+from qubic.core.board import Board, Mark, winning_mask
 from qubic.core.geometry import CUBE, Geometry
 from qubic.core.notation import format_cell
 from qubic.search import strategy
 from qubic.search.defence import Defence, defences
-from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch, winning_mask
+from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch
 
 # The positions one analysis may search, about a second: on 4x4x4 the most seen in positions
 # from machine games is under 200,000 (benchmarks/analysis.py); bigger cubes can take longer.

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
-from qubic.core.board import Board, Mark, iter_bits
+from qubic.core.board import Board, Mark, iter_bits, winning_mask
 from qubic.play.analysis import own_moves
 from qubic.players.hard import decide
 from qubic.players.levels import make_player
@@ -31,7 +31,6 @@ from qubic.search.threats import (
     lowest,
     still_forces,
     threat_moves,
-    winning_mask,
 )
 
 LENGTHS = range(1, 13)  # the puzzle lengths one can ask for, in own moves

@@ -16,12 +16,12 @@ import random
 from dataclasses import dataclass
 from functools import cache
 
-from qubic.core.board import Board
+from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import Geometry
 from qubic.players.base import Reply, new_seed, position_rng
 from qubic.search.defence import defend
 from qubic.search.scoring import score_cells
-from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, winning_mask
+from qubic.search.threats import OutOfBudget, ThreatSearch, lowest
 
 SECONDS = 1.5  # a safety cap on a move's searches; their nodes bound them long before
 # The kinds of line, by the geometry's family names, in the order of `Habits.notice`.

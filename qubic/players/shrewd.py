@@ -108,18 +108,10 @@ class Search:
         lines it can complete at once on its best cell (it is its turn: they are points)."""
         board = self.board
         values = list(self.values)
-        mark = board.turn
-        mine = board.counts[mark]
-        others = board.occupied & ~board.bits[mark]
-        short = board.geometry.size - 1
-        tally: dict[int, int] = {}
-        for index, mask in enumerate(board.geometry.line_masks):
-            if mine[index] == short and not others & mask:
-                cell = mask & ~board.bits[mark]
-                tally[cell] = tally.get(cell, 0) + 1
-        if tally:
-            values[mark] += (
-                max(tally.values())
+        cells = board.winning_cells(board.turn)
+        if cells:
+            values[board.turn] += (
+                max(map(board.completed_by, cells))
                 * (self.weights[-1] - self.weights[-2])
                 * DISCOUNT ** (DEPTH + 1)
             )

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from qubic.core import files
-from qubic.core.board import Board
+from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.players.opening import BOOK_FILE, orientation, parse_lines
@@ -39,7 +39,7 @@ from qubic.proof.pool import Journal, digest, run_tasks, workers
 from qubic.proof.progress import duration
 from qubic.proof.unit import fast_prover_available, unit
 from qubic.search.prover import DISPROVED, PROVED, Result
-from qubic.search.threats import OutOfBudget, ThreatSearch, winning_mask
+from qubic.search.threats import OutOfBudget, ThreatSearch
 
 FIRST_MOVE = "111"  # X's first move: the corner, which the proof shows winning
 NODES = 200_000  # df-pn expansions for each reply that survives the screen

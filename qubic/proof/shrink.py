@@ -18,14 +18,14 @@ from concurrent.futures import Executor
 from functools import partial
 from typing import NamedTuple
 
-from qubic.core.board import iter_bits
+from qubic.core.board import iter_bits, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
 from qubic.proof.walk import Mover, walk_lines
 from qubic.search.setups import SetupSearch
 from qubic.search.strategy import Entries
-from qubic.search.threats import OutOfBudget, lowest, winning_mask
+from qubic.search.threats import OutOfBudget, lowest
 
 DEEP_SETUPS = 3  # the setups of the wins the heavy entries are asked for
 DEEP_NODES = 20_000_000  # threat-search positions for each of those searches

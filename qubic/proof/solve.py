@@ -31,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 from typing import TextIO
 
-from qubic.core.board import Board
+from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
 from qubic.core.symmetry import stabilizer
@@ -51,7 +51,6 @@ from qubic.proof.unit import (
 )
 from qubic.search.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
 from qubic.search.strategy import Entries, lookup
-from qubic.search.threats import winning_mask
 
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs

@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from qubic.core.board import Board
+from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.symmetry import line_profile, orbit_representatives, profile_after, stabilizer
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
 from qubic.search import strategy
 from qubic.search.strategy import quiet_move
-from qubic.search.threats import lowest, new_threats, winning_mask
+from qubic.search.threats import lowest, new_threats
 
 # X's move and why where X has no line to complete and O none to block (`quiet_move`), given
 # the book and the position's orientation if the caller has it.

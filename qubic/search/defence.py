@@ -21,14 +21,13 @@ import contextlib
 from collections.abc import Iterable, Iterator
 from enum import Enum
 
-from qubic.core.board import iter_bits
+from qubic.core.board import iter_bits, winning_mask
 from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
     lowest,
     new_threats,
     still_forces,
-    winning_mask,
 )
 
 

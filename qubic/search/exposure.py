@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qubic.core.board import iter_bits
+from qubic.core.board import iter_bits, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.symmetry import stabilizer
 from qubic.search.defence import Defence, candidates, classify, exchange
-from qubic.search.threats import ThreatSearch, new_threats, winning_mask
+from qubic.search.threats import ThreatSearch, new_threats
 
 SETUP_DEPTH = 8  # own threat moves looked for after a setup
 SETUP_STOP_DEPTH = 1  # our turns looked through after an exchange, for a stop to a setup's win

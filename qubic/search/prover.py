@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
+from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.symmetry import orbit_representatives, stabilizer
 from qubic.search.budget import Budget
@@ -37,7 +38,6 @@ from qubic.search.threats import (
     lowest,
     new_threats,
     still_forces,
-    winning_mask,
 )
 
 INF = 1 << 40

@@ -68,21 +68,9 @@ def urgent_move(board: Board) -> int | None:
     first (measured, this turns normal's lead over easy in the tesseract from 16-8 to 20-4)."""
     if board.variant.scoring:
         cells = board.winning_cells(board.turn)
-        return max(cells, key=lambda cell: completed_by(board, cell)) if cells else None
+        return max(cells, key=board.completed_by) if cells else None
     for side in in_turn(board):
         cells = board.winning_cells(side)
         if cells:
             return cells[0]
     return None
-
-
-def completed_by(board: Board, cell: int) -> int:
-    """How many lines the side to move would complete on `cell`."""
-    mark = board.turn
-    others = board.occupied & ~board.bits[mark]
-    lines = board.geometry.lines_through[cell]
-    full = board.geometry.size - 1
-    return sum(
-        board.counts[mark][line] == full and not others & board.geometry.line_masks[line]
-        for line in lines
-    )

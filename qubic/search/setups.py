@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from qubic.core.board import iter_bits
+from qubic.core.board import iter_bits, winning_mask
 from qubic.search.budget import Budget
 from qubic.search.threats import (
     OutOfBudget,
@@ -14,7 +14,6 @@ from qubic.search.threats import (
     lowest,
     new_threats,
     still_forces,
-    winning_mask,
 )
 
 MAX_SETUPS = 4  # deepest number of own setups searched

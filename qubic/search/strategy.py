@@ -13,9 +13,9 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from qubic.core.board import iter_bits
+from qubic.core.board import iter_bits, winning_mask
 from qubic.core.geometry import CUBE, Orientation
-from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, winning_mask
+from qubic.search.threats import OutOfBudget, ThreatSearch, lowest
 
 STRATEGY_FILE = "strategy.txt"
 ESCAPED = 1_000  # a loss_length: X left its strategy, or did not win

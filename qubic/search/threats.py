@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 
+from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE, Geometry
 from qubic.search.budget import Budget
 
@@ -30,16 +31,6 @@ class OutOfBudget(Exception):
 def lowest(bits: int) -> int:
     """The lowest set cell of a non-empty bitboard."""
     return (bits & -bits).bit_length() - 1
-
-
-def winning_mask(me: int, you: int, geometry: Geometry = CUBE) -> int:
-    """Bitboard of the cells where `me` would complete a line now."""
-    three = geometry.size - 1
-    cells = 0
-    for mask in geometry.line_masks:
-        if not you & mask and (me & mask).bit_count() == three:
-            cells |= mask & ~me
-    return cells
 
 
 def threat_moves(me: int, you: int, geometry: Geometry = CUBE) -> int:
