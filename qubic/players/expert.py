@@ -26,7 +26,7 @@ from qubic.players.hard import quiet_ranking
 from qubic.players.opening import book_move
 from qubic.search.budget import clock
 from qubic.search.defence import Defence, candidates, classify, forced_move, hold_out
-from qubic.search.exposure import Exposure, chances, count_setups, exposure
+from qubic.search.exposure import Exposure, count_setups, exposure, forcing_moves
 from qubic.search.scoring import score_cells
 from qubic.search.setups import MAX_SETUPS, SetupSearch
 from qubic.search.threats import (
@@ -234,8 +234,9 @@ def by_exposure(
     threats: ThreatSearch, me: int, you: int, choices: list[int]
 ) -> list[tuple[int, Exposure | None]]:
     """`choices` (best first) ranked by `Exposure`, the least exposed first, each with its
-    measure; among the least exposed, more chances of our own first; else earlier choices
-    first. When the budget runs out, those not measured follow in their order (with None)."""
+    measure; among the least exposed, those leaving us more forcing moves first; else earlier
+    choices first. When the budget runs out, those not measured follow in their order (with
+    None)."""
     measured: dict[int, Exposure] = {}
     bound: Exposure | None = None
     # The moves that leave the fewest setups are measured first: they tend to leave the fewest
@@ -255,7 +256,7 @@ def by_exposure(
     if len(best) > 1:
         with contextlib.suppress(OutOfBudget):
             for cell in best:
-                score[cell] = chances(threats, me, you, cell)
+                score[cell] = forcing_moves(threats, me | 1 << cell, you, True)
     order = {cell: rank for rank, cell in enumerate(choices)}
     ranked = sorted(measured, key=lambda c: (measured[c], -score.get(c, -1), order[c]))
     return [(cell, measured[cell]) for cell in ranked] + [

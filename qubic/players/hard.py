@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 
-from qubic.core.board import Board, Mark, iter_bits
+from qubic.core.board import Board, Mark
 from qubic.players.base import Reply, new_seed, position_rng
 from qubic.search.budget import clock
 from qubic.search.defence import defend, forced_move
+from qubic.search.exposure import SETUP_DEPTH, forcing_moves
 from qubic.search.scoring import score_cells
 from qubic.search.threats import (
     OutOfBudget,
@@ -23,9 +24,8 @@ from qubic.search.threats import (
 NODES = 150_000  # threat-search positions per move: about a second here, and reproducible
 SECONDS = 1.8  # never more than this, whatever the nodes: a move answers within 2 s
 SETUP_BONUS = 100.0  # a quiet move that leaves us a forced win if the opponent does nothing
-SETUP_DEPTH = 8  # own threat moves looked for after a quiet move
-SHORTLIST = 6  # quiet moves whose opponent chances are counted
-CHANCE_PENALTY = 20.0  # per opponent reply that sets up a forced win
+SHORTLIST = 6  # quiet moves whose opponent's forcing replies are counted
+FORCING_PENALTY = 20.0  # per forcing reply of the opponent's (`exposure.forcing_moves`)
 # Until the board holds OPENING stones, quiet moves keep to the key cells (the geometry's cells
 # on the most lines: on the 4x4x4 cube the corners and the eight centre cells, on 7 lines,
 # the rest on 4). Measured, it turns a second player that loses a fifth of its games against
@@ -137,8 +137,8 @@ def quiet_values(
     """Every empty cell's value as a quiet move, and the shortlist the best is chosen from.
 
     The value is the heuristic score, a bonus for setting up a forced win of our own, and,
-    for the most promising few (the shortlist), a penalty for each opponent reply that would
-    set up a forced win of its own (the opponent's chances). The penalty is only counted
+    for the most promising few (the shortlist), a penalty for each forcing reply of the
+    opponent's (`exposure.forcing_moves`). The penalty is only counted
     while it can change which cells are best. In the opening only key cells are valued. When
     the budget runs out, the shortlist is the best found so far."""
 
@@ -161,18 +161,8 @@ def quiet_values(
         for cell in shortlist:
             if best is not None and values[cell] < best:
                 break  # a penalty only lowers a value: none of the rest can reach the best
-            values[cell] -= CHANCE_PENALTY * chances(search, me | 1 << cell, you)
+            values[cell] -= FORCING_PENALTY * forcing_moves(search, you, me | 1 << cell)
             best = values[cell] if best is None else max(best, values[cell])
     except OutOfBudget:
         shortlist = sorted(first, key=lambda c: -values[c])[:1]
     return values, shortlist
-
-
-def chances(search: ThreatSearch, me: int, you: int) -> int:
-    """How many of the opponent's (to move) replies would leave it a forced win by threats
-    if we then did nothing."""
-    empty = ~(me | you) & search.geometry.full_mask
-    return sum(
-        search.forced_win(you | 1 << cell, me, SETUP_DEPTH, shortest=False) is not None
-        for cell in iter_bits(empty)
-    )

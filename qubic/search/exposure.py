@@ -3,8 +3,8 @@
 After our move, every reply of the opponent's is looked at: a quiet reply after which the
 opponent has a forced win by threats is a *setup*; a setup whose forced win no move of ours
 stops (`qubic.search.defence`) is a *lost* reply. Fewer lost replies is better, then fewer
-setups, then more *chances* of our own: moves that would give us a forced win by threats if
-the opponent let us play twice. These are the second player's measures: they hold against
+setups, then more *forcing moves* of our own (`forcing_moves`): moves that would win by force
+if the opponent let us play twice. These are the second player's measures: they hold against
 any first player, from a beginner to a perfect one.
 """
 
@@ -78,15 +78,16 @@ def exposure(
     return Exposure(lost, found)
 
 
-def chances(search: ThreatSearch, me: int, you: int, cell: int) -> int:
-    """After `me` plays `cell`: our moves that would give us a forced win by threats if the
-    opponent then let us move again (what we threaten if it errs). Raises OutOfBudget."""
-    mine = me | 1 << cell
-    empty = search.geometry.full_mask & ~(mine | you)
+def forcing_moves(search: ThreatSearch, me: int, you: int, by_class: bool = False) -> int:
+    """How many of `me`'s moves (`me` to move) are forcing: threats, or setups with a forced
+    win of at most SETUP_DEPTH own threat moves, were the opponent to pass. `by_class`: one
+    move of each symmetric class searched, counted for its whole class. Raises OutOfBudget."""
+    empty = search.geometry.full_mask & ~(me | you)
+    moves = _classes(search, me, you, empty) if by_class else [(c, 1) for c in iter_bits(empty)]
     return sum(
         weight
-        for move, weight in _classes(search, you, mine, empty)
-        if search.forced_win(mine | 1 << move, you, SETUP_DEPTH, shortest=False) is not None
+        for move, weight in moves
+        if search.forced_win(me | 1 << move, you, SETUP_DEPTH, shortest=False) is not None
     )
 
 
