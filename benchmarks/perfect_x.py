@@ -41,7 +41,7 @@ from bench import table
 from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
-from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.core.symmetry import orbits, stabilizer
 from qubic.players.levels import make_player
 from qubic.proof.fast_prover import FastProver
 from qubic.search import strategy
@@ -94,7 +94,7 @@ class ProvingX:
     def tried(self, x: int, o: int, booked: int | None) -> list[int]:
         """The quiet moves to try, none the book's move or an image of it."""
         empty = CUBE.full_mask & ~(x | o)
-        cells = orbit_representatives(empty, stabilizer(CUBE, x, o))
+        cells = list(orbits(empty, stabilizer(CUBE, x, o)))
         if booked is not None:
             book_image = CUBE.orient(x | 1 << booked, o)[0]
             cells = [c for c in cells if CUBE.orient(x | 1 << c, o)[0] != book_image]
@@ -107,7 +107,7 @@ class ProvingX:
         """Off the book (after a move of its own): a move the prover shows to win, which its
         earlier proof holds, so its warm table answers at once."""
         empty = CUBE.full_mask & ~(x | o)
-        for cell in ranked_cells(x, o, orbit_representatives(empty, stabilizer(CUBE, x, o))):
+        for cell in ranked_cells(x, o, list(orbits(empty, stabilizer(CUBE, x, o)))):
             if self.prover.prove(x | 1 << cell, o, RESCUE).status == PROVED:
                 return cell
         raise RuntimeError(f"X cannot show a winning move: {x:x} {o:x}")

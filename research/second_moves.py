@@ -21,7 +21,7 @@ from third_moves import fewest_open
 from qubic.core.board import iter_bits
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
-from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.core.symmetry import orbits, stabilizer
 from qubic.proof.leaf import strategy_threats
 from qubic.proof.unit import fast_prover_available
 from qubic.search.strategy import THREAT_NODES, lookup, shipped
@@ -39,7 +39,7 @@ def second_moves() -> dict[int, int]:
     book = shipped()
     x = 1 << FIRST
     moves: dict[int, int] = {}
-    for reply in orbit_representatives(CUBE.full_mask & ~x, stabilizer(CUBE, x)):
+    for reply in orbits(CUBE.full_mask & ~x, stabilizer(CUBE, x)):
         move = lookup(book, x, 1 << reply)
         assert move is not None, "the shipped book answers every first reply"
         moves[reply] = move

@@ -20,7 +20,7 @@ from collections import Counter
 
 from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
-from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.core.symmetry import orbits, stabilizer
 from qubic.proof.leaf import strategy_threats
 from qubic.proof.unit import fast_prover_available
 from qubic.search.strategy import THREAT_NODES, Entries, lookup, shipped
@@ -33,7 +33,7 @@ def open_replies(x: int, o: int, cell: int, search: ThreatSearch) -> int:
     mine = x | 1 << cell
     empty = CUBE.full_mask & ~(mine | o)
     count = 0
-    for reply in orbit_representatives(empty, stabilizer(CUBE, mine, o)):
+    for reply in orbits(empty, stabilizer(CUBE, mine, o)):
         yours = o | 1 << reply
         if not winning_mask(mine, yours) and search.forced_win(mine, yours, shortest=False) is None:
             count += 1
@@ -47,7 +47,7 @@ def fewest_open(x: int, o: int, search: ThreatSearch) -> int | None:
     return min(
         (
             open_replies(x, o, cell, search)
-            for cell in orbit_representatives(empty, stabilizer(CUBE, x, o))
+            for cell in orbits(empty, stabilizer(CUBE, x, o))
             if not new_threats(x | 1 << cell, o, cell)
         ),
         default=None,
@@ -60,7 +60,7 @@ def after_a_three(x: int, o: int, search: ThreatSearch) -> int | None:
     third move; None if there is none."""
     fewest = None
     empty = CUBE.full_mask & ~(x | o)
-    for cell in orbit_representatives(empty, stabilizer(CUBE, x, o)):
+    for cell in orbits(empty, stabilizer(CUBE, x, o)):
         three = new_threats(x | 1 << cell, o, cell)
         if not three or three & (three - 1):
             continue  # no three, or two: X wins
@@ -79,7 +79,7 @@ def fourth_moves(book: Entries, x: int, o: int, cell: int) -> tuple[int, int]:
     mine = x | 1 << cell
     empty = CUBE.full_mask & ~(mine | o)
     answered, answers = 0, set()
-    for reply in orbit_representatives(empty, stabilizer(CUBE, mine, o)):
+    for reply in orbits(empty, stabilizer(CUBE, mine, o)):
         yours = o | 1 << reply
         if winning_mask(mine, yours) or winning_mask(yours, mine):
             continue  # X wins or blocks: no entry

@@ -399,7 +399,7 @@ def test_of_the_quiet_wins_with_two_setups_the_book_plays_the_one_fewest_replies
     # two leaves more replies of O without a forced win by threats (each a setup of its own,
     # an entry of the book) than the move the book's walk plays.
     pytest.importorskip("numba")
-    from qubic.core.symmetry import orbit_representatives, stabilizer
+    from qubic.core.symmetry import orbits, stabilizer
     from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch
     from qubic.search.threats import ThreatSearch, new_threats
 
@@ -412,7 +412,7 @@ def test_of_the_quiet_wins_with_two_setups_the_book_plays_the_one_fewest_replies
         empty = CUBE.full_mask & ~(mine | o)
         return [
             reply
-            for reply in orbit_representatives(empty, stabilizer(CUBE, mine, o))
+            for reply in orbits(empty, stabilizer(CUBE, mine, o))
             if ThreatSearch(nodes).forced_win(mine, o | 1 << reply, shortest=False) is None
         ]
 

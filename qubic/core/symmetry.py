@@ -71,18 +71,22 @@ def _profile_steps(geometry: Geometry) -> _ProfileSteps:
     return _ProfileSteps(side, fields, first, second)
 
 
-def orbit_representatives(cells: int, group: list[Symmetry]) -> list[int]:
-    """One cell (the lowest) of each class of the cells of bitboard `cells` that `group` maps
-    onto each other, in ascending order. `group` must be a group: it holds the identity."""
-    found = []
+def orbits(cells: int, group: list[Symmetry]) -> dict[int, int]:
+    """One move per symmetric class: the lowest cell of each class of the cells of bitboard
+    `cells` that `group` maps onto each other, in ascending order, with how many of `cells`
+    its class holds. `group` must be a group: it holds the identity."""
+    found = {}
     seen = 0
-    while cells:
-        low = cells & -cells
-        cells ^= low
+    rest = cells
+    while rest:
+        low = rest & -rest
+        rest ^= low
         if seen & low:
             continue
         cell = low.bit_length() - 1
-        found.append(cell)
+        orbit = 0
         for symmetry in group:
-            seen |= 1 << symmetry[cell]
+            orbit |= 1 << symmetry[cell]
+        found[cell] = (orbit & cells).bit_count()
+        seen |= orbit
     return found

@@ -20,7 +20,7 @@ from typing import NamedTuple, TextIO
 from qubic.core import files
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
-from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.core.symmetry import orbits, stabilizer
 from qubic.proof import shrink
 from qubic.proof.checkpoint import Checkpoint, Place, place
 from qubic.proof.cli import start_and_prover
@@ -109,7 +109,7 @@ def cheapest_setup(x: int, o: int, found: int, setups: int, fast: bool, scan: in
             return None
         open_replies = 0
         empty = CUBE.full_mask & ~(mine | o)
-        classes = orbit_representatives(empty, stabilizer(CUBE, mine, o))
+        classes = list(orbits(empty, stabilizer(CUBE, mine, o)))
         for reply in search.refutations(mine, o, line, classes):
             yours = o | 1 << reply
             if threats.forced_win(mine, yours, shortest=False):

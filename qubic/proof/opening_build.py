@@ -99,7 +99,11 @@ def every_kind(board: Board) -> list[int]:
 
 
 def kinds(board: Board) -> dict[int, int]:
-    """The lowest legal move of each symmetric kind, and how many moves the kind holds."""
+    """The lowest legal move of each symmetric kind, and how many moves the kind holds. Two
+    moves are one kind when the positions after them are images of each other: coarser than
+    `symmetry.orbits` under the symmetries fixing the position: after X 244 and O 114, X's
+    moves 121 and 412 lead to images of each other, though no symmetry fixing the position
+    maps one onto the other."""
     lowest: dict[tuple[int, int], int] = {}
     found: dict[int, int] = {}
     for cell in board.legal_moves():

@@ -20,7 +20,7 @@ from typing import Any
 
 from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE, Orientation
-from qubic.core.symmetry import line_profile, orbit_representatives, profile_after, stabilizer
+from qubic.core.symmetry import line_profile, orbits, profile_after, stabilizer
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
 from qubic.search import strategy
@@ -97,7 +97,7 @@ def _o_replies(x: int, o: int, empty: int, mine: int) -> list[int]:
     """The replies of O a walk follows, `mine` being the cells that win for X: the block alone
     when X has a three (every other reply loses at once), else one per class of `empty`
     under the position's symmetries."""
-    return [lowest(mine)] if mine else orbit_representatives(empty, stabilizer(CUBE, x, o))
+    return [lowest(mine)] if mine else list(orbits(empty, stabilizer(CUBE, x, o)))
 
 
 def walk_lines(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from qubic.core.board import iter_bits, winning_mask
 from qubic.core.geometry import CUBE
-from qubic.core.symmetry import stabilizer
+from qubic.core.symmetry import orbits, stabilizer
 from qubic.search.defence import Defence, candidates, classify, exchange
 from qubic.search.threats import ThreatSearch, new_threats
 
@@ -60,7 +60,7 @@ def exposure(
     mine, you, _ = after
     empty = geometry.full_mask & ~(mine | you)
     lost = found = 0
-    for reply, weight in _classes(search, mine, you, empty):
+    for reply, weight in _classes(search, mine, you, empty).items():
         yours = you | 1 << reply
         if new_threats(yours, mine, reply, geometry):
             continue  # a three is blocked at once, and no forced win of theirs starts here
@@ -83,24 +83,17 @@ def forcing_moves(search: ThreatSearch, me: int, you: int, by_class: bool = Fals
     win of at most SETUP_DEPTH own threat moves, were the opponent to pass. `by_class`: one
     move of each symmetric class searched, counted for its whole class. Raises OutOfBudget."""
     empty = search.geometry.full_mask & ~(me | you)
-    moves = _classes(search, me, you, empty) if by_class else [(c, 1) for c in iter_bits(empty)]
+    moves = _classes(search, me, you, empty) if by_class else dict.fromkeys(iter_bits(empty), 1)
     return sum(
         weight
-        for move, weight in moves
+        for move, weight in moves.items()
         if search.forced_win(me | 1 << move, you, SETUP_DEPTH, shortest=False) is not None
     )
 
 
-def _classes(search: ThreatSearch, a: int, b: int, cells: int) -> list[tuple[int, int]]:
-    """One cell of each class of `cells` under the symmetries fixing the position `(a, b)`,
-    with how many cells its class holds (on the 4x4x4 cube; elsewhere every cell alone)."""
+def _classes(search: ThreatSearch, a: int, b: int, cells: int) -> dict[int, int]:
+    """`symmetry.orbits` of `cells` under the symmetries fixing the position `(a, b)` on the
+    4x4x4 cube while it is young; elsewhere every cell alone."""
     if search.geometry is not CUBE or (a | b).bit_count() > SYMMETRIC_STONES:
-        return [(cell, 1) for cell in iter_bits(cells)]
-    group = stabilizer(CUBE, a, b)
-    if len(group) == 1:
-        return [(cell, 1) for cell in iter_bits(cells)]
-    found: dict[int, int] = {}
-    for cell in iter_bits(cells):
-        low = min(symmetry[cell] for symmetry in group)
-        found[low] = found.get(low, 0) + 1
-    return list(found.items())
+        return dict.fromkeys(iter_bits(cells), 1)
+    return orbits(cells, stabilizer(CUBE, a, b))

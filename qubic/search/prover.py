@@ -30,7 +30,7 @@ from itertools import islice
 
 from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
-from qubic.core.symmetry import orbit_representatives, stabilizer
+from qubic.core.symmetry import orbits, stabilizer
 from qubic.search.budget import Budget
 from qubic.search.threats import (
     OutOfBudget,
@@ -254,7 +254,7 @@ class Prover:
             theirs = winning_mask(o, x)
             if theirs:
                 return [(lowest(theirs), x | 1 << lowest(theirs), o)]
-            cells: Iterable[int] = ranked_cells(x, o, orbit_representatives(empty, group))
+            cells: Iterable[int] = ranked_cells(x, o, list(orbits(empty, group)))
             line = self._threat_win(o, x)  # O's forced win, were it O's turn
             if line is not None:
                 cells = (c for c in cells if not _still_wins(line, o, x, c))
@@ -263,7 +263,7 @@ class Prover:
         if mine:
             return [(lowest(mine), x, o | mine)]
         line = self._threat_win(x, o)
-        cells = orbit_representatives(empty, group)
+        cells = list(orbits(empty, group))
         if line is not None:
             cells = [c for c in cells if not _still_wins(line, x, o, c)]
         return [(c, x, o | 1 << c) for c in ranked_cells(o, x, cells)]
