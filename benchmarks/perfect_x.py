@@ -41,7 +41,7 @@ from bench import table
 from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
-from qubic.core.symmetry import orbits, stabilizer
+from qubic.core.symmetry import lookup, orbits, stabilizer
 from qubic.players.levels import make_player
 from qubic.proof.fast_prover import FastProver
 from qubic.search import strategy
@@ -76,7 +76,7 @@ class ProvingX:
         if line:
             return line[0]
         self.quiet += 1
-        booked = strategy.lookup(self.book, x, o)
+        booked = lookup(self.book, x, o)
         proved: list[tuple[int, int]] = []  # (expansions, cell)
         for cell in self.tried(x, o, booked):
             result = self.prover.prove(x | 1 << cell, o, EXPANSIONS)

@@ -21,10 +21,10 @@ from third_moves import fewest_open
 from qubic.core.board import iter_bits
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
-from qubic.core.symmetry import orbits, stabilizer
+from qubic.core.symmetry import lookup, orbits, stabilizer
 from qubic.proof.leaf import strategy_threats
 from qubic.proof.unit import fast_prover_available
-from qubic.search.strategy import THREAT_NODES, lookup, shipped
+from qubic.search.strategy import THREAT_NODES, shipped
 from qubic.search.threats import ThreatSearch
 
 FIRST = parse_cell("111")

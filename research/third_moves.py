@@ -20,10 +20,10 @@ from collections import Counter
 
 from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
-from qubic.core.symmetry import orbits, stabilizer
+from qubic.core.symmetry import lookup, orbits, stabilizer
 from qubic.proof.leaf import strategy_threats
 from qubic.proof.unit import fast_prover_available
-from qubic.search.strategy import THREAT_NODES, Entries, lookup, shipped
+from qubic.search.strategy import THREAT_NODES, Entries, shipped
 from qubic.search.threats import ThreatSearch, new_threats
 
 

@@ -14,8 +14,9 @@ import pytest
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
+from qubic.core.symmetry import lookup
 from qubic.players.levels import make_player
-from qubic.players.opening import BOOK_FILE, book_move, entries, orientation, parse_lines
+from qubic.players.opening import BOOK_FILE, book_move, entries, parse_lines
 from qubic.proof.fast_prover import FastProver
 from qubic.proof.opening_build import (
     WIDTH,
@@ -253,8 +254,9 @@ def test_a_stopped_build_says_one_line_and_resumes_from_its_verdicts(tmp_path):
 
 def found_move(found: dict[tuple[int, int], int], board: Board) -> int:
     """The move a book's entries give at `board`."""
-    key, symmetry = orientation(board)
-    return symmetry.index(found[key])
+    cell = lookup(found, *board.pair())
+    assert cell is not None
+    return cell
 
 
 @pytest.mark.parametrize(

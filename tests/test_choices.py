@@ -10,6 +10,7 @@ import pytest
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
+from qubic.core.symmetry import lookup
 from qubic.proof.book import write_book
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.choices import CHOICES, ChoicesError, load_choices, parse_choices
@@ -33,8 +34,8 @@ def test_a_choice_is_keyed_by_the_class_of_its_position() -> None:
     x, o = Board.from_moves(moves("111 224")).bits[:2]
     symmetry = CUBE.symmetries[5]
     turned = (CUBE.images(x)[5], CUBE.images(o)[5])
-    assert strategy.lookup(choices, x, o) == parse_cell("441")
-    assert strategy.lookup(choices, *turned) == symmetry[parse_cell("441")]
+    assert lookup(choices, x, o) == parse_cell("441")
+    assert lookup(choices, *turned) == symmetry[parse_cell("441")]
 
 
 @pytest.mark.parametrize(

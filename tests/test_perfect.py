@@ -11,7 +11,7 @@ import pytest
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
-from qubic.core.symmetry import orbits, stabilizer
+from qubic.core.symmetry import lookup, orbits, stabilizer
 from qubic.players.base import Player
 from qubic.players.expert import ExpertPlayer
 from qubic.players.perfect import PerfectPlayer
@@ -50,7 +50,7 @@ def moves(text: str) -> list[int]:
 def test_every_image_of_an_entry_is_answered_with_the_image_of_its_move(book):
     for (x, o), cell in book.items():
         for symmetry in CUBE.symmetries[::7]:
-            found = strategy.lookup(book, image(x, symmetry), image(o, symmetry))
+            found = lookup(book, image(x, symmetry), image(o, symmetry))
             assert found == symmetry[cell]
 
 
@@ -222,7 +222,7 @@ def test_the_committed_proof_holds_won_every_second_move_of_the_committed_book()
     checkpoint = Checkpoint(CHECKPOINT)
     book = strategy.shipped()
     assert checkpoint.settled[(0, 0)] is True
-    first = strategy.lookup(book, 0, 0)
+    first = lookup(book, 0, 0)
     assert first is not None
     x = 1 << first
     replies = list(orbits(CUBE.full_mask & ~x, stabilizer(CUBE, x)))
@@ -230,7 +230,7 @@ def test_the_committed_proof_holds_won_every_second_move_of_the_committed_book()
     for reply in replies:
         o = 1 << reply
         assert checkpoint.settled[CUBE.canonical(x, o)] is True
-        second = strategy.lookup(book, x, o)
+        second = lookup(book, x, o)
         assert second is not None
         assert checkpoint.settled.get(CUBE.canonical(x | 1 << second, o)) is True
 

@@ -16,6 +16,7 @@ import pytest
 from qubic.core.board import Board, iter_bits
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell
+from qubic.core.symmetry import lookup
 from qubic.proof.book import SCAN_NODES, SETUPS, setup_first, unit_root, write_book
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.progress import Progress
@@ -91,7 +92,7 @@ def test_the_book_takes_a_move_into_a_position_held_won_where_the_tree_kept_none
     book_path = tmp_path / "strategy.txt"
     assert write_book(Checkpoint(path), book_path, moves, "python", 150, io.StringIO()) == 0
     book = strategy.load(book_path)
-    assert strategy.lookup(book, x, o) == parse_cell("223")
+    assert lookup(book, x, o) == parse_cell("223")
     assert walk(moves, book).failures == []
 
 

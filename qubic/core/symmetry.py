@@ -6,10 +6,11 @@ of each other, so searches try one move of each such class (an orbit).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import NamedTuple
 
-from qubic.core.geometry import Geometry
+from qubic.core.geometry import CUBE, Geometry, Orientation
 
 Symmetry = tuple[int, ...]
 
@@ -90,3 +91,20 @@ def orbits(cells: int, group: list[Symmetry]) -> dict[int, int]:
         found[cell] = (orbit & cells).bit_count()
         seen |= orbit
     return found
+
+
+def lookup(
+    entries: Mapping[tuple[int, int], int],
+    first: int,
+    second: int,
+    orientation: Orientation | None = None,
+) -> int | None:
+    """A book's move in `(first, second)`, found under the cube's symmetries: `entries` map a
+    position's canonical image (`Geometry.orient`) to the move there, which comes back mapped
+    to the position as given; None if it is not there. `orientation`: `CUBE.orient(first,
+    second)`, if the caller has it."""
+    if not entries:
+        return None
+    key, symmetry = orientation or CUBE.orient(first, second)
+    cell = entries.get(key)
+    return None if cell is None else symmetry.index(cell)

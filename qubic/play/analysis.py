@@ -15,6 +15,7 @@ from enum import Enum
 from qubic.core.board import Board, Mark, winning_mask
 from qubic.core.geometry import CUBE, Geometry
 from qubic.core.notation import format_cell
+from qubic.core.symmetry import lookup
 from qubic.search import strategy
 from qubic.search.defence import Defence, defences
 from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch
@@ -112,7 +113,7 @@ def proof_winner(board: Board, book: strategy.Entries) -> Mark | None:
     first = board.first
     if not board.variant.is_qubic or board.turn is not first:
         return None
-    found = strategy.lookup(book, *board.pair(first))
+    found = lookup(book, *board.pair(first))
     return None if found is None else first
 
 

@@ -14,6 +14,7 @@ from importlib import resources
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.notation import parse_cell
+from qubic.core.symmetry import lookup
 
 BOOK_FILE = "opening.txt"
 
@@ -22,9 +23,7 @@ def book_move(board: Board) -> int | None:
     """The book's move for the side to move, or None when the position is not in it."""
     if board.geometry is not CUBE or board.occupied.bit_count() > _deepest():
         return None
-    key, symmetry = orientation(board)
-    cell = _entries().get(key)
-    return None if cell is None else symmetry.index(cell)
+    return lookup(_entries(), *board.pair())
 
 
 def orientation(board: Board) -> Orientation:

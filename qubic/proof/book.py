@@ -20,7 +20,7 @@ from typing import NamedTuple, TextIO
 from qubic.core import files
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
-from qubic.core.symmetry import orbits, stabilizer
+from qubic.core.symmetry import lookup, orbits, stabilizer
 from qubic.proof import shrink
 from qubic.proof.checkpoint import Checkpoint, Place, place
 from qubic.proof.cli import start_and_prover
@@ -31,7 +31,7 @@ from qubic.proof.unit import UNIT_NODES, UNIT_WIDTH, last_budget, unit
 from qubic.proof.walk import Mover, Walk, walk_lines, x_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
-from qubic.search.strategy import Entries, format_entries, lookup, quiet_move
+from qubic.search.strategy import Entries, format_entries, quiet_move
 from qubic.search.threats import OutOfBudget, ThreatSearch, new_threats
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,

@@ -34,7 +34,7 @@ from typing import TextIO
 from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
-from qubic.core.symmetry import stabilizer
+from qubic.core.symmetry import lookup, stabilizer
 from qubic.proof.checkpoint import Checkpoint, Key, Place, place
 from qubic.proof.choices import CHOICES
 from qubic.proof.cli import add_unit_arguments, chosen, start_and_prover
@@ -50,7 +50,7 @@ from qubic.proof.unit import (
     unit,
 )
 from qubic.search.prover import DISPROVED, INF, PROVED, X_WIDTH, Prover, x_to_move
-from qubic.search.strategy import Entries, lookup
+from qubic.search.strategy import Entries
 
 UNIT_STONES = 4  # shallower positions are expanded at once: a unit could not prove them
 BUSY = 1 << 30  # added to a leaf's number its parent chooses by while its unit runs

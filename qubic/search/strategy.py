@@ -15,6 +15,7 @@ from pathlib import Path
 
 from qubic.core.board import iter_bits, winning_mask
 from qubic.core.geometry import CUBE, Orientation
+from qubic.core.symmetry import lookup
 from qubic.search.threats import OutOfBudget, ThreatSearch, lowest
 
 STRATEGY_FILE = "strategy.txt"
@@ -53,16 +54,6 @@ def shipped() -> Entries:
 
 def load(path: Path) -> Entries:
     return parse_entries(path.read_text(encoding="ascii"))
-
-
-def lookup(entries: Entries, x: int, o: int, orientation: Orientation | None = None) -> int | None:
-    """The book's move for X in `(x, o)`, found under symmetry; None if it is not there.
-    `orientation`: `CUBE.orient(x, o)`, if the caller has it."""
-    if not entries:
-        return None
-    key, symmetry = orientation or CUBE.orient(x, o)
-    cell = entries.get(key)
-    return None if cell is None else symmetry.index(cell)
 
 
 def x_move(
