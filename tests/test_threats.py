@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from qubic.core.board import Board, winning_mask
+from qubic.core.board import PASS, Board, IllegalMoveError, winning_mask
 from qubic.core.notation import format_cell, parse_cell
 from qubic.players.easy import EasyPlayer
 from qubic.players.hard import HardPlayer
-from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch
+from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch, breaks
 from tests.oracle import winning_first_moves
 from tests.positions import CHAIN_4, COUNTERED, LONG_CHAIN, ONE_SAVING_MOVE, assert_forcing_line
 from tests.scripted import moves, position
@@ -208,3 +208,21 @@ def test_the_pure_search_s_wins_are_threats_whose_blocks_make_no_three() -> None
         wins = winning_mask(me, you)
         assert wins & (wins - 1)  # two threats at once
     assert found >= 5
+
+
+def test_a_reply_breaks_a_forced_win_exactly_where_the_win_stops_forcing():
+    me, you = LONG_CHAIN.pair()
+    line = forced_win(LONG_CHAIN)
+    assert line is not None
+    threes = (winning_mask(me, you), winning_mask(you, me))
+    assert breaks(line, me, you, line[0], threes=threes)
+    kept = 0
+    for cell in LONG_CHAIN.legal_moves():
+        after = Board.from_moves([*LONG_CHAIN.moves, PASS, cell])
+        if breaks(line, me, you, cell, threes=threes):
+            with pytest.raises((AssertionError, IllegalMoveError)):
+                assert_forcing_line(after, line)
+        else:
+            assert_forcing_line(after, line)
+            kept += 1
+    assert kept > 0

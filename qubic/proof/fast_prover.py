@@ -277,8 +277,8 @@ def _threat_win(me, you, t):
 
 @njit(cache=True)
 def _still_wins(length, me, you, cell, t):
-    """Whether the forced win of `me` in `t.line` still works after `you` takes `cell`
-    (`qubic.search.threats.still_forces`; neither side has a three before that move)."""
+    """Whether the forced win of `me` in `t.line` still works after `you` takes `cell`: not
+    `qubic.search.threats.breaks`, compiled (neither side has a three before that move)."""
     you = you | BIT[cell]
     return _still_forces(t.line, length, me, you, ZERO, _new_threats(you, me, cell))
 
@@ -746,7 +746,7 @@ def _refutations_fail(me, you, line, length, setups, quiet_first, s, t):
     while empty != ZERO:
         cell = _lowest(empty)
         empty ^= BIT[cell]
-        yours = you | BIT[cell]
+        yours = you | BIT[cell]  # `qubic.search.threats.breaks`, inlined
         threes = (theirs & ~BIT[cell]) | _new_threats(yours, me, cell)
         if _still_forces(line, length, me, yours, mine & ~BIT[cell], threes):
             continue

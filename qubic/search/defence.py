@@ -25,9 +25,9 @@ from qubic.core.board import iter_bits, winning_mask
 from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
+    breaks,
     lowest,
     new_threats,
-    still_forces,
 )
 
 
@@ -197,9 +197,9 @@ def candidates(search: ThreatSearch, me: int, you: int, line: list[int]) -> Iter
     on_line = [cell for cell in dict.fromkeys(line) if empty >> cell & 1]
     rest = [cell for cell in iter_bits(empty) if cell not in on_line]
     for cell in on_line + rest:
-        bit = 1 << cell
-        made = new_threats(me | bit, you, cell, geometry)
-        if made or not still_forces(line, you, me | bit, geometry, (theirs & ~bit, ours & ~bit)):
+        if new_threats(me | 1 << cell, you, cell, geometry) or breaks(
+            line, you, me, cell, geometry, (theirs, ours)
+        ):
             yield cell
 
 

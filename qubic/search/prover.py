@@ -35,9 +35,8 @@ from qubic.search.budget import Budget
 from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
+    breaks,
     lowest,
-    new_threats,
-    still_forces,
 )
 
 INF = 1 << 40
@@ -257,7 +256,7 @@ class Prover:
             cells: Iterable[int] = ranked_cells(x, o, list(orbits(empty, group)))
             line = self._threat_win(o, x)  # O's forced win, were it O's turn
             if line is not None:
-                cells = (c for c in cells if not _still_wins(line, o, x, c))
+                cells = (c for c in cells if breaks(line, o, x, c))
             return [(c, x | 1 << c, o) for c in islice(cells, width or self.width)]
         mine = winning_mask(x, o)
         if mine:
@@ -265,15 +264,8 @@ class Prover:
         line = self._threat_win(x, o)
         cells = list(orbits(empty, group))
         if line is not None:
-            cells = [c for c in cells if not _still_wins(line, x, o, c)]
+            cells = [c for c in cells if breaks(line, x, o, c)]
         return [(c, x, o | 1 << c) for c in ranked_cells(o, x, cells)]
-
-
-def _still_wins(line: list[int], me: int, you: int, cell: int) -> bool:
-    """Whether `line`, a forced win of `me`, still wins after `you` takes `cell`. Neither side
-    has a three where the prover asks, so the only ones `you` can have run through `cell`."""
-    after = you | 1 << cell
-    return still_forces(line, me, after, threes=(0, new_threats(after, me, cell)))
 
 
 def child_thresholds(

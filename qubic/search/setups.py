@@ -11,9 +11,9 @@ from qubic.search.budget import Budget
 from qubic.search.threats import (
     OutOfBudget,
     ThreatSearch,
+    breaks,
     lowest,
     new_threats,
-    still_forces,
 )
 
 MAX_SETUPS = 4  # deepest number of own setups searched
@@ -114,11 +114,5 @@ class SetupSearch:
         if replies is None:
             replies = iter_bits(~(me | you) & geometry.full_mask)
         for cell in replies:
-            yours = you | 1 << cell
-            # Only the lines through the reply change: each side's threes, known at once.
-            threes = (
-                mine & ~(1 << cell),
-                theirs & ~(1 << cell) | new_threats(yours, me, cell, geometry),
-            )
-            if not still_forces(threat, me, yours, geometry, threes):
+            if breaks(threat, me, you, cell, geometry, (mine, theirs)):
                 yield cell

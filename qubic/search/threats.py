@@ -242,3 +242,21 @@ def still_forces(
         you |= made
         theirs = new_threats(you, me, block, geometry)
     return False
+
+
+def breaks(
+    line: list[int],
+    me: int,
+    you: int,
+    cell: int,
+    geometry: Geometry = CUBE,
+    threes: tuple[int, int] = (0, 0),
+) -> bool:
+    """Whether `you` taking `cell` breaks `line`, a forced win by threats of `me`'s (to move
+    after it): the one test of a reply against a known win, which the defence, the setup
+    search and the prover share. `threes`: the winning cells of `me` and of `you` before the
+    reply (none, unless given)."""
+    bit = 1 << cell
+    yours = you | bit
+    after = (threes[0] & ~bit, threes[1] & ~bit | new_threats(yours, me, cell, geometry))
+    return not still_forces(line, me, yours, geometry, after)
