@@ -18,7 +18,7 @@ from qubic.play.analysis import Verdict, analyze
 from qubic.play.review import BLUNDER, review
 from qubic.play.settings import Settings
 from qubic.players.levels import make_player
-from qubic.search.defence import defences
+from qubic.search.defence import best_defence, defences, stopping
 from qubic.search.threats import ThreatSearch
 from tests.conftest import expect_goodbye, expect_prompt, spawn
 from tests.oracle import wins_within
@@ -101,6 +101,34 @@ def classified(text: str) -> dict[str, str]:
     line = search.forced_win(you, me)
     assert line is not None
     return {format_cell(c): d.value for c, d in defences(search, me, you, line).items()}
+
+
+def test_the_best_defence_is_the_first_ranked_stop_and_stopping_finds_them_all():
+    board = board_of(DELAYED)
+    me, you = board.pair()
+    search = ThreatSearch(400_000)
+    line = search.forced_win(you, me)
+    assert line is not None
+    ranked = moves("112 411 222 142") + [
+        c for c in board.legal_moves() if c not in moves("112 411 222 142")
+    ]
+    assert best_defence(search, me, you, ranked, line) == (parse_cell("411"), True)
+    stops, others = stopping(search, me, you, ranked, line)
+    assert stops == moves("411 222 142")
+    assert others[0] == parse_cell("112")  # the delay, first ranked of the rest
+
+
+def test_with_no_stop_the_best_defence_holds_out_by_the_callers_measure():
+    board = board_of(LOST)
+    me, you = board.pair()
+    search = ThreatSearch(400_000)
+    line = search.forced_win(you, me)
+    assert line is not None
+    ranked = board.legal_moves()
+    cell, stops = best_defence(search, me, you, ranked, line)
+    assert not stops and cell in moves("113 143")  # a delay makes the win longest
+    last = ranked[-1]
+    assert best_defence(search, me, you, ranked, line, lambda a, b: last) == (last, False)
 
 
 def test_a_three_whose_block_leaves_the_win_standing_only_delays():

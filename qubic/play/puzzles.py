@@ -23,7 +23,7 @@ from qubic.core.board import Board, Mark, iter_bits, winning_mask
 from qubic.play.analysis import own_moves
 from qubic.players.hard import decide
 from qubic.players.levels import make_player
-from qubic.search.defence import candidates, first_stop, ordered
+from qubic.search.defence import best_defence
 from qubic.search.scoring import score_cells
 from qubic.search.threats import (
     OutOfBudget,
@@ -210,10 +210,10 @@ class Judgement:
 
 def judge(board: Board, cell: int, search: ThreatSearch) -> Judgement:
     """What the side to move playing `cell` (legal) does to its forced win, against the best
-    defence: after a threat the block is forced; after a quiet move the defender plays the
-    best-scored reply that stops the forced win (`qubic.search.defence`'s rule: a three that
-    only delays it is no answer) if one exists, else the one that makes it longest. Raises
-    OutOfBudget."""
+    defence: after a threat the block is forced; after a quiet move the defender plays
+    `defence.best_defence`, ranked by score: the best-scored reply that stops the forced win
+    (a three that only delays it is no answer) if one exists, else the one after which the
+    win takes the most own moves. Raises OutOfBudget."""
     me, you = board.pair()
     bit = 1 << cell
     mine = me | bit
@@ -230,13 +230,12 @@ def judge(board: Board, cell: int, search: ThreatSearch) -> Judgement:
         return Judgement(Effect.GOES_ON, block)
     scores = score_cells(board, board.turn.other)
     ranked = [c for c in sorted(scores, key=lambda c: -scores[c]) if c != cell]
-    line = search.forced_win(mine, you)
-    cells = ranked if line is None else ordered(candidates(search, you, mine, line), ranked)
-    reply = first_stop(search, you, mine, cells)
-    if reply is not None:
-        return Judgement(Effect.ANSWERED, reply)
     replies = [c for c in scores if c != cell]
-    return Judgement(
-        Effect.GOES_ON,
-        max(replies, key=lambda c: own_moves(search.forced_win(mine, you | 1 << c) or ())),
-    )
+
+    def longest(defender: int, attacker: int) -> int:  # the reply the win takes longest after
+        return max(
+            replies, key=lambda c: own_moves(search.forced_win(attacker, defender | 1 << c) or ())
+        )
+
+    reply, stops = best_defence(search, you, mine, ranked, search.forced_win(mine, you), longest)
+    return Judgement(Effect.ANSWERED if stops else Effect.GOES_ON, reply)

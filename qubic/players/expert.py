@@ -25,7 +25,7 @@ from qubic.players.base import Reply, new_seed, position_rng
 from qubic.players.hard import quiet_ranking
 from qubic.players.opening import book_move
 from qubic.search.budget import clock
-from qubic.search.defence import Defence, candidates, classify, forced_move, hold_out
+from qubic.search.defence import Longest, forced_move, resisting, stopping
 from qubic.search.exposure import Exposure, count_setups, exposure, forcing_moves
 from qubic.search.scoring import score_cells
 from qubic.search.setups import MAX_SETUPS, SetupSearch
@@ -104,12 +104,7 @@ class ExpertPlayer:
 
 
 if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the solver, lacks `|`
-    from collections.abc import Callable
-
     Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
-    # Where no move stops the opponent's forced win: given our bits and the opponent's, the
-    # move whose loss is longest, or None to leave the choice to `defence.hold_out`.
-    Longest = Callable[[int, int], int | None]
 
 
 def decide(
@@ -143,7 +138,7 @@ def called_for(
 ) -> tuple[int | None, list[int], bool]:
     """What the position calls for, either side moving: the opening book's move, a win, a
     block, a forced win by threats, the move that holds the opponent's forced win off longest
-    when none stops it (by `longest`, if given and it knows, else `defence.hold_out`), or a
+    when none stops it (by `longest`, if given and it knows, else `defence.resisting`), or a
     win built from setups (`share` of the budget) as the move; else no move and the moves to
     choose among: those that stop the opponent's forced win (with True), or hard's quiet
     moves, best first. Out of budget, the heuristic's best move."""
@@ -161,10 +156,7 @@ def called_for(
             stops, others = stopping(threats, me, you, ranked, threat)
             if stops:
                 return None, stops, True
-            move = longest(me, you) if longest else None
-            if move is None:
-                move = hold_out(threats, me, you, others) if others else ranked[0]
-            return move, [], True
+            return resisting(threats, me, you, ranked, others, longest), [], True
         with contextlib.suppress(OutOfBudget):
             move = setups.forced_win(me, you, most_setups, *share)
             if move is not None:
@@ -172,19 +164,6 @@ def called_for(
         return None, quiet_ranking(threats, me, you, scores, position_rng(seed, board)), False
     except OutOfBudget:
         return ranked[0], [], False
-
-
-def stopping(
-    threats: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]
-) -> tuple[list[int], list[int]]:
-    """The moves that stop the opponent's forced win `threat` (`defence.classify`), and the
-    other moves that might matter, each in `ranked` order; as many as the budget finds."""
-    found: dict[int, Defence] = {}
-    with contextlib.suppress(OutOfBudget):
-        for cell in candidates(threats, me, you, threat):
-            found[cell] = classify(threats, me, you, cell)
-    stops = [cell for cell in ranked if found.get(cell) is Defence.STOPS]
-    return stops, [cell for cell in ranked if cell in found and cell not in stops]
 
 
 def second_move(

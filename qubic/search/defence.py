@@ -18,7 +18,7 @@ deepest bound completed answers, and a stop it found is a stop.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import Enum
 
 from qubic.core.board import iter_bits, winning_mask
@@ -224,17 +224,68 @@ def resistance(search: ThreatSearch, me: int, you: int, cell: int) -> int:
 
 
 def defend(search: ThreatSearch, me: int, you: int, ranked: list[int], threat: list[int]) -> int:
-    """Against the opponent's forced win `threat`: the first move in `ranked` order that stops
-    it; when none does, the one that makes its win longest (a delay, if any, as the opponent
-    must then find its win again). When the budget runs out, the best found so far."""
-    cells = ordered(candidates(search, me, you, threat), ranked)
+    """`best_defence` against the opponent's forced win `threat`, the move alone. When the
+    budget runs out, the best found so far."""
     try:
-        cell = first_stop(search, me, you, cells)
+        return best_defence(search, me, you, ranked, threat)[0]
     except OutOfBudget:
-        return (cells or ranked)[0]
+        return (ordered(candidates(search, me, you, threat), ranked) or ranked)[0]
+
+
+Longest = Callable[[int, int], "int | None"]
+"""Where no move stops the opponent's forced win: given our bits and the opponent's, the move
+that holds it off longest by a measure of the caller's own, or None where it does not know."""
+
+
+def best_defence(
+    search: ThreatSearch,
+    me: int,
+    you: int,
+    ranked: list[int],
+    line: list[int] | None,
+    longest: Longest | None = None,
+) -> tuple[int, bool]:
+    """The best defence against the opponent's forced win `line` (None: it has none we know
+    of, and every ranked move is looked at), and whether it stops it: the first move in
+    `ranked` order that does; when none does, `resisting`'s move. Raises OutOfBudget."""
+    cells = ranked if line is None else ordered(candidates(search, me, you, line), ranked)
+    cell = first_stop(search, me, you, cells)
     if cell is not None:
-        return cell
-    return hold_out(search, me, you, cells) if cells else ranked[0]
+        return cell, True
+    return resisting(search, me, you, ranked, cells, longest), False
+
+
+def stopping(
+    search: ThreatSearch, me: int, you: int, ranked: list[int], line: list[int]
+) -> tuple[list[int], list[int]]:
+    """Every move that stops the opponent's forced win `line`, and the other moves that might
+    matter, each in `ranked` order; as many as the budget finds. Where `best_defence` wants
+    the first stop, this wants them all; each is classified to its own depth (`classify`),
+    where `defences` deepens them all together, bound by bound, so that the two spend a
+    budget differently."""
+    found: dict[int, Defence] = {}
+    with contextlib.suppress(OutOfBudget):
+        for cell in candidates(search, me, you, line):
+            found[cell] = classify(search, me, you, cell)
+    stops = [cell for cell in ranked if found.get(cell) is Defence.STOPS]
+    return stops, [cell for cell in ranked if cell in found and cell not in stops]
+
+
+def resisting(
+    search: ThreatSearch,
+    me: int,
+    you: int,
+    ranked: list[int],
+    cells: list[int],
+    longest: Longest | None = None,
+) -> int:
+    """Where none of `cells` (the moves that might matter, best first) stops the opponent's
+    forced win: the move `longest` names, else the one of `cells` that makes the win longest
+    (`hold_out`), else the best ranked."""
+    move = longest(me, you) if longest is not None else None
+    if move is None:
+        move = hold_out(search, me, you, cells) if cells else ranked[0]
+    return move
 
 
 def first_stop(search: ThreatSearch, me: int, you: int, cells: list[int]) -> int | None:
