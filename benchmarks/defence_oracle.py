@@ -32,7 +32,7 @@ from pathlib import Path
 from bench import percentile, table
 
 from qubic.core.board import Board, winning_mask
-from qubic.core.notation import format_cell, parse_cell
+from qubic.core.notation import format_cell, parse_moves
 from qubic.play.analysis import Unanswered, analyze
 from qubic.play.puzzles import machine_game
 from qubic.players.levels import make_player
@@ -78,7 +78,7 @@ def load(limit: int | None = None) -> list[Board]:
     """The kept positions (the first `limit`)."""
     lines = POSITIONS.read_text().split("\n")
     texts = [line for line in lines if line and not line.startswith("#")][:limit]
-    return [Board.from_moves(parse_cell(name) for name in text.split()) for text in texts]
+    return [Board.from_moves(parse_moves(text)) for text in texts]
 
 
 def by_rule(board: Board) -> dict[int, str]:

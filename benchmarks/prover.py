@@ -17,7 +17,7 @@ import statistics
 from bench import table
 
 from qubic.core.board import Board
-from qubic.core.notation import parse_cell
+from qubic.core.notation import parse_moves
 from qubic.search.prover import Prover
 
 POSITIONS = [
@@ -31,7 +31,7 @@ POSITIONS = [
 
 
 def bits(moves: str) -> tuple[int, int]:
-    board = Board.from_moves(parse_cell(move) for move in moves.split())
+    board = Board.from_moves(parse_moves(moves))
     return board.bits[0], board.bits[1]
 
 

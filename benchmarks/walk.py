@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
-from qubic.core.notation import parse_cell
+from qubic.core.notation import parse_moves
 from qubic.core.symmetry import line_profile, profile_after
 from qubic.proof.leaf import StrategyMover
 from qubic.proof.unit import fast_prover_available
@@ -71,9 +71,9 @@ def main() -> None:
         print(f"| {name} | {statistics.median(times):.1f} µs a call |")
     book = shipped()
     mover = StrategyMover(fast=fast_prover_available())
-    walk([parse_cell(c) for c in STARTS[0].split()], book, limit=1_000, mover=mover)  # compile
+    walk(parse_moves(STARTS[0]), book, limit=1_000, mover=mover)  # compile
     for start in STARTS:
-        moves = [parse_cell(c) for c in start.split()]
+        moves = parse_moves(start)
         rates = []
         for _ in range(args.repeat):
             began = time.perf_counter()

@@ -16,14 +16,14 @@ import os
 import time
 
 from qubic.core.board import Board, Mark
-from qubic.core.notation import format_cell, parse_cell
+from qubic.core.notation import format_cell, parse_moves
 from qubic.proof.opening_build import NODES, SCREEN, Verdicts, describe, hardest_first, verdicts
 from qubic.proof.pool import Journal, workers
 
 
 def cells(text: str) -> list[int]:
     """Cells typed as `111 114` (or `1,1,1 1,1,4`), for argparse."""
-    return [parse_cell(cell) for cell in text.split()]
+    return parse_moves(text)
 
 
 def main() -> None:

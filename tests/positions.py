@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from qubic.core.board import Board
-from qubic.core.notation import parse_cell
+from qubic.core.notation import parse_cell, parse_moves
 from qubic.search.threats import ThreatSearch, new_threats
 from tests.scripted import moves
 
@@ -18,7 +18,7 @@ COUNTERED = [57, 3, 47, 13, 33, 39, 24, 6, 32, 19]
 
 def bits(moves: str) -> tuple[int, int]:
     """X's and O's stones after `moves` (squares in the game's notation, X first)."""
-    board = Board.from_moves(parse_cell(m) for m in moves.split())
+    board = Board.from_moves(parse_moves(moves))
     return board.bits[0], board.bits[1]
 
 

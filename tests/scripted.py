@@ -7,7 +7,7 @@ engine replays move for move against the real program run with the same --seed.
 from __future__ import annotations
 
 from qubic.core.board import Board, Mark
-from qubic.core.notation import format_cell, parse_cell
+from qubic.core.notation import format_cell, parse_moves
 from qubic.players.base import Player
 from qubic.players.normal import NormalPlayer
 
@@ -45,7 +45,7 @@ def human_moves(board: Board) -> list[int]:
 
 def moves(text: str) -> list[int]:
     """The cells of space-separated moves in our notation, `111 214`."""
-    return [parse_cell(cell) for cell in text.split()]
+    return parse_moves(text)
 
 
 def position(x: str, o: str) -> Board:
@@ -53,7 +53,7 @@ def position(x: str, o: str) -> Board:
 
     X moves first, so X is to move when both hold as many cells, O when X holds one more.
     """
-    xs, os_ = [parse_cell(c) for c in x.split()], [parse_cell(c) for c in o.split()]
+    xs, os_ = parse_moves(x), parse_moves(o)
     assert len(xs) - len(os_) in (0, 1), "X holds as many cells as O, or one more"
     moves = [cell for pair in zip(xs, os_) for cell in pair] + xs[len(os_) :]
     return Board.from_moves(moves)

@@ -9,7 +9,7 @@ import pytest
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
-from qubic.core.notation import parse_cell
+from qubic.core.notation import parse_cell, parse_moves
 from qubic.core.symmetry import lookup
 from qubic.proof.book import write_book
 from qubic.proof.checkpoint import Checkpoint
@@ -25,7 +25,7 @@ CHOSEN = "444"
 
 
 def moves(text: str) -> list[int]:
-    return [parse_cell(word) for word in text.split()]
+    return parse_moves(text)
 
 
 def test_a_choice_is_keyed_by_the_class_of_its_position() -> None:

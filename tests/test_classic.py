@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
-from qubic.core.notation import format_cell, parse_cell
+from qubic.core.notation import format_cell, parse_cell, parse_moves
 from qubic.play.session import AT_THE_END_WORDS, Session
 from qubic.play.settings import Settings
 from qubic.play.sitting import Stage
@@ -62,8 +62,8 @@ def position(human: str, machine: str) -> Board:
     The stones are played alternately from an empty board: the human first when it has one
     more stone, else the machine.
     """
-    xs = [parse_cell(c) for c in human.split()]
-    os = [parse_cell(c) for c in machine.split()]
+    xs = parse_moves(human)
+    os = parse_moves(machine)
     first = Mark.X if len(xs) > len(os) else Mark.O
     leader, follower = (xs, os) if first is Mark.X else (os, xs)
     moves = [c for pair in zip_longest(leader, follower) for c in pair if c is not None]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from qubic.core.board import Board
-from qubic.core.notation import format_cell, parse_cell
+from qubic.core.notation import format_cell, parse_moves
 from qubic.play.analysis import analyze
 from qubic.search.threats import ThreatSearch
 from tests.oracle import DELAYS, FAILS, STOPS, DefenceOracle
@@ -52,7 +52,7 @@ def by_rule(board: Board) -> dict[int, str]:
 
 
 def check(text: str) -> None:
-    board = Board.from_moves(parse_cell(name) for name in text.split())
+    board = Board.from_moves(parse_moves(text))
     rule = by_rule(board)
     plain = {cell: ORACLE.classify(board, cell) for cell in board.legal_moves()}
     wrong = {format_cell(c): (rule[c], kind) for c, kind in plain.items() if rule[c] != kind}
@@ -63,7 +63,7 @@ def test_the_kept_positions_are_enough_and_each_faces_a_forced_win():
     texts = kept()
     assert len(texts) >= 300 and len(set(texts)) == len(texts)
     for text in texts[:: len(texts) // 10]:
-        board = Board.from_moves(parse_cell(name) for name in text.split())
+        board = Board.from_moves(parse_moves(text))
         me, you = board.pair()
         assert ThreatSearch().forced_win(you, me, shortest=False) is not None, text
 
@@ -74,7 +74,7 @@ def test_the_rule_agrees_with_the_oracle_on_a_sample(text):
 
 
 def test_the_oracle_names_the_stops_at_the_end_of_a_chain():
-    board = Board.from_moves(parse_cell(name) for name in CHAIN.split())
+    board = Board.from_moves(parse_moves(CHAIN))
     found = {format_cell(c): ORACLE.classify(board, c) for c in board.legal_moves()}
     assert sorted(c for c, kind in found.items() if kind == STOPS) == ["142", "312"]
     assert sorted(c for c, kind in found.items() if kind == DELAYS) == ["132", "213"]

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from qubic.core.board import Board
-from qubic.core.notation import parse_cell
+from qubic.core.notation import parse_cell, parse_moves
 from qubic.players.levels import LEVELS
 from tests.conftest import program_env, qubic_command, run_piped
 
@@ -70,7 +70,7 @@ def test_every_level_answers_with_a_legal_move(engine, level):
     moves = "111 112 222 221 141"
     engine.process.stdin.write(f"position startpos moves {moves}\n")
     answer = engine.ask(f"go level {level} movetime 500")
-    board = Board.from_moves(parse_cell(m) for m in moves.split())
+    board = Board.from_moves(parse_moves(moves))
     assert board.is_legal(parse_cell(answer.removeprefix("bestmove ")))
 
 

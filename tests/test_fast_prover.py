@@ -10,7 +10,7 @@ pytest.importorskip("numba")
 
 from qubic.core.board import winning_mask
 from qubic.core.geometry import CUBE
-from qubic.core.notation import parse_cell
+from qubic.core.notation import parse_moves
 from qubic.core.symmetry import stabilizer
 from qubic.proof.book import write_book
 from qubic.proof.checkpoint import Checkpoint
@@ -58,7 +58,7 @@ def test_its_quiet_moves_make_a_strategy_the_verifier_accepts(fast):
         assert not winning_mask(po, px)  # quiet: no block forced
         key, symmetry = CUBE.orient(px, po)
         book[key] = symmetry[cell]
-    result = walk([parse_cell(m) for m in QUIET_WIN.split()], book)
+    result = walk(parse_moves(QUIET_WIN), book)
     assert result.failures == [] and result.answered["book"] > 0
 
 
@@ -90,7 +90,7 @@ def test_the_solver_runs_its_units_with_the_fast_prover(tmp_path):
         assert solver.solve(executor, 1, None) is True
     checkpoint = Checkpoint(path)
     assert checkpoint.settled[CUBE.canonical(*start)] is True
-    moves = [parse_cell(m) for m in QUIET_WIN.split()]
+    moves = parse_moves(QUIET_WIN)
     book_path = tmp_path / "strategy.txt"
     most = last_budget(40)  # as --book gives
     assert write_book(checkpoint, book_path, moves, "fast", most, io.StringIO()) == 0

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qubic.core.board import Mark
-from qubic.core.notation import format_cell, looks_like_move, parse_cell
+from qubic.core.notation import format_cell, looks_like_move, parse_cell, parse_moves
 from qubic.core.variant import QUBIC
 from qubic.play.instructions import instructions
 from qubic.play.render import Picture
@@ -135,7 +135,7 @@ def test_a_lost_game_names_the_machines_line():
     session = started(seed=5)
     output = play_moves(session, human_moves(game))
     assert output[-2].startswith("MACHINE WINS. THE LINE: ")
-    cells = [parse_cell(c) for c in output[-2].split(": ")[1].split()]
+    cells = parse_moves(output[-2].split(": ")[1])
     assert cells == list(winning_line(game))
 
 

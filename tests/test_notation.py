@@ -1,7 +1,15 @@
 import pytest
 
 from qubic.core.geometry import CUBE, Geometry, geometry
-from qubic.core.notation import NotationError, format_cell, looks_like_move, numbered, parse_cell
+from qubic.core.notation import (
+    NotationError,
+    example_move,
+    format_cell,
+    looks_like_move,
+    numbered,
+    parse_cell,
+    parse_moves,
+)
 
 
 @pytest.mark.parametrize(
@@ -111,3 +119,21 @@ def test_cells_are_numbered_in_printing_order():
 def test_bad_cell_numbers_and_the_disabled_centre_say_why(text, reason):
     with pytest.raises(NotationError, match=reason):
         parse_cell(text, geometry(3, 3, no_centre=True))
+
+
+def test_a_move_list_is_one_move_a_word():
+    assert parse_moves("111 114  2,4,1") == [
+        parse_cell("111"),
+        parse_cell("114"),
+        parse_cell("241"),
+    ]
+    assert parse_moves("") == []
+    with pytest.raises(NotationError, match="off the cube"):
+        parse_moves("111 511")
+
+
+def test_the_example_move_fits_each_geometry():
+    assert example_move(CUBE) == "234"
+    assert example_move(geometry(3, 3)) == "233"
+    assert example_move(geometry(3, 4)) == "2333"
+    assert example_move(geometry(4, 2)) == "23"

@@ -10,7 +10,7 @@ import pytest
 
 from qubic.core.board import Board, Mark
 from qubic.core.geometry import CUBE
-from qubic.core.notation import format_cell, parse_cell
+from qubic.core.notation import format_cell, parse_cell, parse_moves
 from qubic.core.symmetry import lookup, orbits, stabilizer
 from qubic.players.base import Player
 from qubic.players.expert import ExpertPlayer
@@ -44,7 +44,7 @@ def image(bits: int, symmetry: tuple[int, ...]) -> int:
 
 
 def moves(text: str) -> list[int]:
-    return [parse_cell(m) for m in text.split()]
+    return parse_moves(text)
 
 
 def test_every_image_of_an_entry_is_answered_with_the_image_of_its_move(book):

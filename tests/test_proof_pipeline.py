@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from qubic.core.board import Board
-from qubic.core.notation import format_cell, parse_cell
+from qubic.core.notation import format_cell, parse_moves
 from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
 from qubic.search.strategy import SHIPPED, load, x_move
 from tests.positions import COUNTERED, QUIET_WIN
@@ -156,7 +156,7 @@ def test_a_verify_killed_outright_resumes_and_counts_the_same(tmp_path: Path) ->
 
 @pytest.mark.slow
 def test_all_from_o_to_move_walks_each_of_o_s_replies(built: Path, tmp_path: Path) -> None:
-    x, o = Board.from_moves([parse_cell(cell) for cell in QUIET_WIN.split()]).bits
+    x, o = Board.from_moves(parse_moves(QUIET_WIN)).bits
     move = x_move(x, o, load(built / "strategy.txt"))
     assert move is not None
     cell = move[0]

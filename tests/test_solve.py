@@ -15,7 +15,7 @@ import pytest
 
 from qubic.core.board import Board, iter_bits
 from qubic.core.geometry import CUBE
-from qubic.core.notation import parse_cell
+from qubic.core.notation import parse_cell, parse_moves
 from qubic.core.symmetry import lookup
 from qubic.proof.book import SCAN_NODES, SETUPS, setup_first, unit_root, write_book
 from qubic.proof.checkpoint import Checkpoint
@@ -41,7 +41,7 @@ def test_a_proof_is_checkpointed_and_a_second_run_resumes_from_it(tmp_path):
     assert checkpoint.book  # the upper tree's quiet moves
     # With the units' quiet moves proved again, they make a whole strategy: the book written
     # has no gap for the verifier's walk.
-    moves = [parse_cell(m) for m in QUIET_WIN.split()]
+    moves = parse_moves(QUIET_WIN)
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
     with ThreadPoolExecutor(2) as executor:  # the gaps' units run through it
         assert (
@@ -65,7 +65,7 @@ def test_a_unit_keeps_no_quiet_moves_and_the_book_proves_them_again(tmp_path):
         assert Solver(Checkpoint(path), 5_000, io.StringIO(), start).solve(executor, 1, None)
     checkpoint = Checkpoint(path)
     assert checkpoint.settled[CUBE.canonical(*start)] is True and not checkpoint.book
-    moves = [parse_cell(m) for m in QUIET_WIN.split()]
+    moves = parse_moves(QUIET_WIN)
     assert walk(moves, checkpoint.book).failures  # no quiet move kept: a gap at once
     book_path, report = tmp_path / "strategy.txt", io.StringIO()
     assert write_book(checkpoint, book_path, moves, "python", 5_000, report, setups=0) == 0
@@ -103,7 +103,7 @@ def unprovable_root(tmp_path: Path) -> tuple[Path, list[int]]:
     # at 214, needs more than 3,000 expansions at any width; each gap after O's replies
     # (121 122 131 132 133) at most 1,481 at width 3.
     line = "111 114 141 233 144 414 134 314"
-    moves = [parse_cell(m) for m in line.split()]
+    moves = parse_moves(line)
     root = Board.from_moves([*moves, parse_cell("214")]).bits
     assert Prover().prove(root[0], root[1], 1_500).status != PROVED
     key = CUBE.canonical(*root)
@@ -360,7 +360,7 @@ def test_an_idle_worker_takes_a_subtree_of_a_running_units_position(tmp_path):
     assert solver.sent > 1  # units below it were sent to the idle worker
     checkpoint = Checkpoint(path)
     assert checkpoint.settled[CUBE.canonical(*start)] is True
-    moves = [parse_cell(m) for m in QUIET_WIN.split()]
+    moves = parse_moves(QUIET_WIN)
     book_path = tmp_path / "strategy.txt"
     report = io.StringIO()  # the proof's moves alone (no setup search: quicker)
     assert write_book(checkpoint, book_path, moves, "python", 5_000, report, setups=0) == 0

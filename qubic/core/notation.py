@@ -29,6 +29,12 @@ def format_cell(cell: int, geometry: Geometry = CUBE) -> str:
     return "".join(str(c + 1) for c in geometry.coords[cell])
 
 
+def parse_moves(text: str, geometry: Geometry = CUBE, numbers: bool = True) -> list[int]:
+    """The cells of a list of moves such as `111 114 141`, one word a move (`parse_cell`'s
+    NotationError for the first word that names no cell)."""
+    return [parse_cell(word, geometry, numbers) for word in text.split()]
+
+
 def numbered(geometry: Geometry) -> bool:
     """Whether people may name the cells of `geometry` by number: everywhere but on the 4x4x4
     cube, where the guide asks for three coordinates."""
@@ -90,7 +96,7 @@ def _parts(text: str) -> list[str]:
 
 
 def _count_message(geometry: Geometry, numbers: bool) -> str:
-    example = _example(geometry)
+    example = example_move(geometry)
     number = f", or a square's number 1 to {len(geometry.coords)}" if numbers else ""
     return (
         f"moves need {_count_word(geometry.dims)} coordinates ({_axes(geometry)}), "
@@ -105,7 +111,9 @@ def _axes(geometry: Geometry) -> str:
     return AXES.get(geometry.dims) or ", ".join(f"axis {i + 1}" for i in range(geometry.dims))
 
 
-def _example(geometry: Geometry) -> str:
+def example_move(geometry: Geometry) -> str:
+    """The move the messages show as an example: 234 on the 4x4x4 cube, a digit more per
+    dimension, none above the size."""
     return "".join(str(min(i + 2, geometry.size)) for i in range(geometry.dims))
 
 

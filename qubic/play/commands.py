@@ -11,7 +11,7 @@ from typing import Protocol
 
 from qubic.core.board import PASS, Board
 from qubic.core.geometry import CUBE
-from qubic.core.notation import format_cell, numbered
+from qubic.core.notation import example_move, format_cell, numbered
 from qubic.play import savefile
 from qubic.play.analysis import Unanswered, analyze, describe
 from qubic.play.instructions import NUMBER_WORDS, numbering
@@ -316,7 +316,7 @@ def command_help(session: Host) -> list[tuple[str, str]]:
         if left == "17":
             right = f"PLAY THE SQUARE NUMBERED 17 ({numbering(variant)})"
         if left.startswith("234") and variant.geometry is not CUBE:
-            example = "".join(str(min(i + 2, variant.size)) for i in range(variant.dims))
+            example = example_move(variant.geometry)
             left = f"{example} or {','.join(example)}"
             if variant.dims == 3:
                 right = f"PLAY LEVEL {example[0]}, COLUMN {example[1]}, ROW {example[2]}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qubic.core.board import Mark
-from qubic.core.notation import AXES, numbered
+from qubic.core.notation import AXES, example_move, numbered
 from qubic.core.variant import Variant, find_variant
 from qubic.play.text import Hanging
 
@@ -61,7 +61,7 @@ def instructions(variant: Variant, players: int = 1) -> list[str]:
     else:
         goal = f"THE FIRST TO GET {n} IN A STRAIGHT LINE WINS."
         end = f" IF ALL {cells} SQUARES FILL WITH NO LINE, THE GAME IS A DRAW."
-    example = "".join(str(min(i + 2, n)) for i in range(variant.dims))
+    example = example_move(geometry)
     axes = AXES[variant.dims].upper().replace(",", "")
     number = f" OR BY ITS NUMBER, {numbering(variant)}." if numbered(geometry) else ""
     paragraphs = [

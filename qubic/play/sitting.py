@@ -14,7 +14,14 @@ from enum import Enum
 from typing import Protocol
 
 from qubic.core.board import Board, Mark
-from qubic.core.notation import NotationError, format_cell, looks_like_move, numbered, parse_cell
+from qubic.core.notation import (
+    NotationError,
+    example_move,
+    format_cell,
+    looks_like_move,
+    numbered,
+    parse_cell,
+)
 from qubic.core.variant import Variant
 from qubic.play.commands import AT_THE_END, LEAVE
 from qubic.play.navigator import REVIEW_WORDS
@@ -91,7 +98,7 @@ def people_words(error: NotationError) -> str:
 
 
 def move_hint(variant: Variant) -> str:
-    example = "".join(str(min(i + 2, variant.size)) for i in range(variant.dims))
+    example = example_move(variant.geometry)
     return f"TYPE A MOVE LIKE {example} OR {','.join(example)}, OR HELP FOR THE COMMANDS."
 
 

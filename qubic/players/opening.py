@@ -13,7 +13,7 @@ from importlib import resources
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
-from qubic.core.notation import parse_cell
+from qubic.core.notation import parse_cell, parse_moves
 from qubic.core.symmetry import lookup
 
 BOOK_FILE = "opening.txt"
@@ -58,4 +58,4 @@ def parse_lines(text: str) -> Iterable[tuple[list[int], int]]:
         line = line.split("#")[0].strip()
         if line:
             moves, reply = (part.strip() for part in line.split("->"))
-            yield [parse_cell(m) for m in moves.split()], parse_cell(reply)
+            yield parse_moves(moves), parse_cell(reply)

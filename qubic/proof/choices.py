@@ -16,7 +16,7 @@ from pathlib import Path
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
-from qubic.core.notation import parse_cell
+from qubic.core.notation import parse_moves
 from qubic.search.prover import x_to_move
 from qubic.search.strategy import Entries
 
@@ -32,11 +32,11 @@ def parse_choices(text: str) -> Entries:
     in, with the move in that image; '#' starts a comment. Raises ChoicesError."""
     choices: Entries = {}
     for number, line in enumerate(text.splitlines(), 1):
-        words = line.split("#")[0].split()
-        if not words:
+        text = line.split("#")[0]
+        if not text.strip():
             continue
         try:
-            cells = [parse_cell(word) for word in words]
+            cells = parse_moves(text)
             board = Board.from_moves(cells[:-1])
         except ValueError as error:
             raise ChoicesError(f"line {number}: {error}") from None

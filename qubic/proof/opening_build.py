@@ -33,7 +33,7 @@ from typing import Any
 from qubic.core import files
 from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE
-from qubic.core.notation import format_cell, parse_cell
+from qubic.core.notation import format_cell, parse_cell, parse_moves
 from qubic.players.opening import BOOK_FILE, orientation, parse_lines
 from qubic.proof.pool import Journal, digest, run_tasks, workers
 from qubic.proof.progress import duration
@@ -260,7 +260,7 @@ def read_games(paths: Iterable[Path]) -> list[list[int]]:
             words = heading.split()
             if len(words) == 4 and words[3] == "X" and words[1] != "perfect":
                 with where(path, number):
-                    games.append([parse_cell(cell) for cell in moves.split()])
+                    games.append(parse_moves(moves))
     return games
 
 
