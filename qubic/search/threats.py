@@ -164,6 +164,16 @@ class ThreatSearch:
                 self._cuts += 1  # deeper than it was refuted, it might yet win
             return None
         cuts = self._cuts
+        line = self._threats(me, you, twos, candidates, depth)
+        if line is None:
+            self._refuted[key] = depth if self._cuts != cuts else EXHAUSTED
+        return line
+
+    def _threats(
+        self, me: int, you: int, twos: int, candidates: int, depth: int
+    ) -> list[int] | None:
+        """`_attack`'s moves: each of `candidates` (each makes one threat) and its forced
+        block, searched a threat shallower; the first chain that wins, else None."""
         pairs, line_bits, cell_masks = self._pairs, self._line_bits, self._cell_masks
         three = self._three
         two = three - 1
@@ -190,7 +200,6 @@ class ThreatSearch:
             line = self._attack(mine, yours, child_twos, counters, depth - 1)
             if line is not None:
                 return [cell, block, *line]
-        self._refuted[key] = depth if self._cuts != cuts else EXHAUSTED
         return None
 
 
