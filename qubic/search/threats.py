@@ -1,11 +1,13 @@
 """Forced wins by threats: threat-space search over two bitboards.
 
-A *threat* is a line holding all but one of its cells (three, on the 4 x 4 x 4 cube) for one
-side and the last cell empty: the other side must
-take that cell at once. A side has a *forced win by threats* when it can keep making threats,
-each met by its forced block, until it makes two at once (or one the block cannot stop because
-the defender's block left a double threat standing). The defender's blocks may make threats of
-its own; the attacker must answer those, and only with a move that is itself a threat.
+A *three* is a line holding all but one of its cells (three, on the 4 x 4 x 4 cube) for one
+side and the last cell empty, and a *threat* a move that makes one: the other side must take
+that cell at once, its *block*. A side has a *forced win by threats* when it can keep making
+threats, each met by its forced block, until it makes two threes at once (or one the block
+cannot stop because the defender's block left two threes standing). The defender's blocks may
+make threes of their own; the attacker must answer those, and only with a move that is itself
+a threat. docs/architecture.md's glossary has these words and the others of attack and
+defence.
 
 Positions are `(me, you)`: the attacker's and the defender's bitboards, attacker to move, on
 a geometry (the 4 x 4 x 4 cube unless one is given). The theory is for two sides where the
@@ -35,7 +37,7 @@ def lowest(bits: int) -> int:
 
 def threat_moves(me: int, you: int, geometry: Geometry = CUBE) -> int:
     """Bitboard of the cells where `me` would make a threat (lines one stone short of a
-    threat, with no foe)."""
+    three, with no foe)."""
     two = geometry.size - 2
     cells = 0
     for mask in geometry.line_masks:
