@@ -13,12 +13,18 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # A test run started in the background (`... &` in a script) ignores SIGINT, and every program
 # it starts would inherit that: Ctrl-C is tested as a terminal delivers it to a foreground job.
 signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# Hypothesis times each example against a deadline; on a shared machine that is a flaky timed
+# test, so no example has one.
+settings.register_profile("untimed", deadline=None)
+settings.load_profile("untimed")
 
 
 def qubic_command() -> str:
