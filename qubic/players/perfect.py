@@ -71,7 +71,7 @@ class PerfectPlayer:
                 return Reply(second_move(board, search, self.seed, self.effort, longest))
             move = x_move(first, second, self.book) if len(board.moves) < self.known else None
             if move is not None:
-                return Reply(move[0])
+                return Reply(move.cell)
         return self.expert.choose(board, seconds)
 
     def on_strategy(self, board: Board) -> bool:
@@ -81,7 +81,7 @@ class PerfectPlayer:
         for cell in board.moves:
             if replay.turn is replay.first:
                 move = x_move(*replay.pair(), self.book)
-                if move is None or move[0] != cell:
+                if move is None or move.cell != cell:
                     return False
             replay.push(cell)
         return True

@@ -31,7 +31,7 @@ from qubic.proof.unit import UNIT_NODES, UNIT_WIDTH, last_budget, unit
 from qubic.proof.walk import Mover, Walk, walk_lines, x_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
-from qubic.search.strategy import Entries, format_entries, quiet_move
+from qubic.search.strategy import Entries, XMove, format_entries, quiet_move
 from qubic.search.threats import OutOfBudget, ThreatSearch, new_threats
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
@@ -51,7 +51,7 @@ def setup_first(
     setups: int = SETUPS,
     fast: bool = False,
     scan: int = 0,
-) -> tuple[int, str] | None:
+) -> XMove | None:
     """X's move as the book's walk plays it where X neither wins nor blocks, and why: a forced
     win by threats as level perfect finds them, else a win with at most `setups` setups
     ('setup'), else the book's move; None if there is none of them. `fast`: the searches compiled
@@ -66,10 +66,10 @@ def setup_first(
         orientation = orientation or CUBE.orient(x, o)
         (image_x, image_o), symmetry = orientation
         cell = fewest_setups(image_x, image_o, setups, fast, scan)
-        move = None if cell is None else (symmetry.index(cell), "setup")
+        move = None if cell is None else XMove(symmetry.index(cell), "setup")
     if move is None:
         cell = lookup(book, x, o, orientation)
-        move = None if cell is None else (cell, "book")
+        move = None if cell is None else XMove(cell, "book")
     return move
 
 

@@ -7,7 +7,7 @@ from functools import cache
 
 from qubic.core.geometry import Orientation
 from qubic.search import strategy
-from qubic.search.strategy import quiet_move
+from qubic.search.strategy import XMove, quiet_move
 from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch
 
 
@@ -40,12 +40,12 @@ class StrategyMover:
 
     def __call__(
         self, x: int, o: int, book: strategy.Entries, orientation: Orientation | None = None
-    ) -> tuple[int, str] | None:
+    ) -> XMove | None:
         move = quiet_move(x, o, book, orientation, search=strategy_threats(self.fast))
-        if self.leaf == "ours" or move is None or move[1] != "threats":
+        if self.leaf == "ours" or move is None or move.reason != "threats":
             return move
         try:
             pure = PureThreatSearch(strategy.THREAT_NODES).forced_win(x, o, shortest=False)
         except OutOfBudget:
             pure = None
-        return (pure[0], "threats") if pure else (move[0], "book")
+        return XMove(pure[0], "threats") if pure else XMove(move.cell, "book")

@@ -24,13 +24,13 @@ from qubic.core.symmetry import line_profile, orbits, profile_after, stabilizer
 from qubic.proof.pool import Journal, digest, run_tasks
 from qubic.proof.progress import Progress
 from qubic.search import strategy
-from qubic.search.strategy import quiet_move
+from qubic.search.strategy import Reason, XMove, quiet_move
 from qubic.search.threats import lowest, new_threats
 
 # X's move and why where X has no line to complete and O none to block (`quiet_move`), given
 # the book and the position's orientation if the caller has it.
-Mover = Callable[[int, int, strategy.Entries, Orientation | None], tuple[int, str] | None]
-QUIET = ("book", "setup")  # the reasons of the quiet moves a book must hold
+Mover = Callable[[int, int, strategy.Entries, Orientation | None], XMove | None]
+QUIET: tuple[Reason, ...] = ("book", "setup")  # the reasons of the quiet moves a book must hold
 PARTS = 160  # the parts a walk through workers is cut into: enough to keep every worker
 # busy to the end and to lose little to a stop; each part walks what it meets again
 SPLIT_DEPTH = 3  # at most this many of X's moves are walked here to find the parts
@@ -227,7 +227,7 @@ def _walk(
             if orientation[0] in seen:
                 continue
             seen.add(orientation[0])
-            move = (lowest(theirs), "block") if theirs else mover(x, o, book, orientation)
+            move = XMove(lowest(theirs), "block") if theirs else mover(x, o, book, orientation)
         else:  # not in the book: X's move is its forced win by threats (or, as the book is
             # built, a win with setups), else none. Most such positions are on a forced line,
             # met once, so finding them again (the orientation, as long as the rest of a

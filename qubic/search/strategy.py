@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Literal, NamedTuple
 
 from qubic.core.board import iter_bits, winning_mask
 from qubic.core.geometry import CUBE, Orientation
@@ -24,6 +25,16 @@ THREAT_NODES = 200_000  # the threat search's reach for X's forced wins (the sol
 SHIPPED = Path(__file__).with_name(STRATEGY_FILE)  # where the book builds write it
 
 Entries = dict[tuple[int, int], int]
+# Why X plays a move: it completes a line, blocks O's, is the book's, starts a forced win by
+# threats, or (in the book's build) starts a win from setups.
+Reason = Literal["win", "block", "book", "threats", "setup"]
+
+
+class XMove(NamedTuple):
+    """X's move by a strategy, and why."""
+
+    cell: int
+    reason: Reason
 
 
 def parse_entries(text: str) -> Entries:
@@ -62,16 +73,16 @@ def x_move(
     book: Entries,
     orientation: Orientation | None = None,
     search: ThreatSearch | None = None,
-) -> tuple[int, str] | None:
+) -> XMove | None:
     """X's move by the strategy and why: 'win', 'block', 'book' or 'threats'; None when the
     strategy has no move here. `orientation`: `CUBE.orient(x, o)`, if the caller has it;
     `search`: the threat search to find X's forced wins with (default: a fresh one)."""
     wins = winning_mask(x, o)
     if wins:
-        return lowest(wins), "win"
+        return XMove(lowest(wins), "win")
     theirs = winning_mask(o, x)
     if theirs:
-        return lowest(theirs), "block"
+        return XMove(lowest(theirs), "block")
     return quiet_move(x, o, book, orientation, search)
 
 
@@ -81,17 +92,17 @@ def quiet_move(
     book: Entries,
     orientation: Orientation | None = None,
     search: ThreatSearch | None = None,
-) -> tuple[int, str] | None:
+) -> XMove | None:
     """`x_move` where X has no line to complete and O none to block: the book's move ('book'),
     else X's forced win by threats ('threats'), else None."""
     cell = lookup(book, x, o, orientation)
     if cell is not None:
-        return cell, "book"
+        return XMove(cell, "book")
     try:
         line = (search or ThreatSearch(THREAT_NODES)).forced_win(x, o, shortest=False)
     except OutOfBudget:
         return None
-    return (line[0], "threats") if line else None
+    return XMove(line[0], "threats") if line else None
 
 
 def loss_length(x: int, o: int, book: Entries, search: ThreatSearch) -> int:
@@ -106,9 +117,9 @@ def loss_length(x: int, o: int, book: Entries, search: ThreatSearch) -> int:
             raise OutOfBudget
         if move is None:
             return ESCAPED
-        x |= 1 << move[0]
+        x |= 1 << move.cell
         plies += 1
-        if move[1] == "win":
+        if move.reason == "win":
             return plies
         empty = geometry.full_mask & ~(x | o)
         if not empty:
