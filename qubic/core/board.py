@@ -231,10 +231,15 @@ class Board:
 def winning_mask(me: int, you: int, geometry: Geometry = CUBE) -> int:
     """Bitboard of the empty cells where `me` would complete a line now (`you`: every other
     side's stones)."""
-    three = geometry.size - 1
+    return open_line_cells(me, you, geometry.size - 1, geometry)
+
+
+def open_line_cells(me: int, you: int, stones: int, geometry: Geometry = CUBE) -> int:
+    """Bitboard of the empty cells of the lines that hold `stones` of `me`'s and none of
+    `you`'s."""
     cells = 0
     for mask in geometry.line_masks:
-        if not you & mask and (me & mask).bit_count() == three:
+        if not you & mask and (me & mask).bit_count() == stones:
             cells |= mask & ~me
     return cells
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 
-from qubic.core.board import winning_mask
+from qubic.core.board import open_line_cells, winning_mask
 from qubic.core.geometry import CUBE, Geometry
 from qubic.search.budget import Budget
 
@@ -38,12 +38,7 @@ def lowest(bits: int) -> int:
 def threat_moves(me: int, you: int, geometry: Geometry = CUBE) -> int:
     """Bitboard of the cells where `me` would make a threat (lines one stone short of a
     three, with no foe)."""
-    two = geometry.size - 2
-    cells = 0
-    for mask in geometry.line_masks:
-        if not you & mask and (me & mask).bit_count() == two:
-            cells |= mask & ~me
-    return cells
+    return open_line_cells(me, you, geometry.size - 2, geometry)
 
 
 def new_threats(me: int, you: int, cell: int, geometry: Geometry = CUBE) -> int:
