@@ -5,7 +5,8 @@ by threats (`benchmarks/defence_oracle.py --mine` wrote them). In each, every le
 classified by `analyze` (its stops and delays; every other move fails) and by
 `tests.oracle.DefenceOracle`, which plays every legal move on a plain Board at every turn and
 shares no code with the search: the two must agree on every move. A sample runs in the fast
-tier; the whole file is marked slow.
+tier, and every kept position but two games' heaviest in the slow tier; the benchmark checks
+them all.
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ from tests.oracle import DELAYS, FAILS, STOPS, DefenceOracle
 POSITIONS = Path(__file__).parent / "data" / "defence_positions.txt"
 DEPTH = 16  # the oracle's reach in the attacker's own moves: the search's MAX_THREATS
 SAMPLE = 14  # kept positions in the fast tier, spread over the file
+# Here, and at every later ply of the same game, the oracle, trying every move at every turn,
+# takes a minute or more: the slow tier leaves these to the benchmark.
+HEAVY = (
+    "141 411 144 441 143 142 114 111 444 414",
+    "144 114 441 444 141 411 232 414 111",
+)
 # 142 and 312 stop X's win here only at the end of a chain of threes, which a rule looking two
 # turns past an exchange called delays.
 CHAIN = (
@@ -81,6 +88,8 @@ def test_the_oracle_names_the_stops_at_the_end_of_a_chain():
 
 
 @pytest.mark.slow
-def test_the_rule_agrees_with_the_oracle_on_every_kept_position():
-    for text in kept():
+def test_the_rule_agrees_with_the_oracle_on_every_kept_position_but_the_heaviest():
+    light = [text for text in kept() if not text.startswith(HEAVY)]
+    assert len(light) >= 300
+    for text in light:
         check(text)
