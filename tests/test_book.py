@@ -40,6 +40,13 @@ ANSWERED = list(
 )
 
 
+@pytest.fixture(scope="module")
+def compiled() -> None:
+    """The compiled prover, compiled once in this process: the pools' workers, forked from it,
+    start with it instead of compiling it again (seconds each)."""
+    FastProver(WIDTH).prove(0, 0, 1)
+
+
 def after(board: Board, cell: int) -> tuple[int, int]:
     """The canonical key of the position after `cell` is played."""
     board.push(cell)
@@ -112,7 +119,7 @@ CLASSIC_LINE = "111 114 411 441 141"
 
 
 @pytest.mark.slow
-def test_the_build_answers_with_the_reply_whose_loss_is_hardest_to_show():
+def test_the_build_answers_with_the_reply_whose_loss_is_hardest_to_show(compiled):
     position = Choice(moves(CLASSIC_LINE))
     with workers(1) as pool:
         choose([position], Verdicts(pool.executor, Journal(None)), nodes=60_000, screen=20_000)
@@ -175,7 +182,9 @@ def test_the_build_reads_only_the_games_o_lost(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_build_keeps_the_book_answers_what_it_lacks_and_writes_the_same_book_twice(tmp_path):
+def test_the_build_keeps_the_book_answers_what_it_lacks_and_writes_the_same_book_twice(
+    tmp_path, compiled
+):
     # Built from fresh verdicts, from the verdicts file that build wrote, and with none kept.
     verdicts = tmp_path / "verdicts"
     book = "-> 111\n111 -> 114  # kept\n111 114 441 -> 144  # kept\n"
@@ -292,7 +301,7 @@ TWO_PLY_NODES = 2_000  # expansions for each answer in the two-ply test
 
 
 @pytest.mark.slow
-def test_two_plies_count_the_x_replies_after_which_every_answer_is_shown_lost():
+def test_two_plies_count_the_x_replies_after_which_every_answer_is_shown_lost(compiled):
     # Checked against every cell of X's and O's, one by one, without the kinds and rounds.
     board = Board.from_moves(moves(CLASSIC_LINE))
     replies = [parse_cell("232"), parse_cell("333")]
