@@ -9,9 +9,18 @@ from __future__ import annotations
 from qubic.core.board import Board, Mark
 from qubic.core.notation import format_cell, parse_moves
 from qubic.players.base import Player
+from qubic.players.expert import ExpertPlayer
+from qubic.players.levels import make_player
 from qubic.players.normal import NormalPlayer
+from qubic.players.perfect import PerfectPlayer
 
 HUMAN, MACHINE = Mark.X, Mark.O
+
+
+def thinks(level: str) -> bool:
+    """Whether `level` plays expert's way (expert, perfect and the ladder's steps between them),
+    seconds a move."""
+    return isinstance(make_player(level, seed=0), ExpertPlayer | PerfectPlayer)
 
 
 def play_out(

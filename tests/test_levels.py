@@ -3,17 +3,11 @@
 import pytest
 
 from qubic.core.board import Board
-from qubic.players.expert import ExpertPlayer
 from qubic.players.levels import LEVELS, make_player
-from qubic.players.perfect import PerfectPlayer
 from tests.positions import POSITIONS
-from tests.scripted import play_out
+from tests.scripted import play_out, thinks
 
 CAREFUL = [name for name in LEVELS if name != "easy"]
-# Expert's way (expert, perfect and the ladder's steps between them) takes seconds a move.
-THINKERS = {
-    name for name in LEVELS if isinstance(make_player(name, seed=0), ExpertPlayer | PerfectPlayer)
-}
 
 
 @pytest.mark.slow
@@ -45,7 +39,7 @@ def test_always_blocks_when_it_cannot_win(level):
 @pytest.mark.slow
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_only_legal_moves_over_many_games(level):
-    games = 2 if level in THINKERS else 6  # a thinker plays one game from each side
+    games = 2 if thinks(level) else 6  # a thinker plays one game from each side
     for game in range(games):  # against easy, whose loose play varies each game
         board = play_out(
             make_player(level, seed=game),
@@ -59,7 +53,7 @@ def test_only_legal_moves_over_many_games(level):
 @pytest.mark.slow
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_same_seed_same_replies(level):
-    for board in POSITIONS[: 4 if level in THINKERS else 40]:
+    for board in POSITIONS[: 4 if thinks(level) else 40]:
         first = make_player(level, seed=11).choose(board.copy())
         again = make_player(level, seed=11).choose(board.copy())
         assert first == again
