@@ -240,3 +240,11 @@ def test_verify_takes_its_moves_after_start_as_book_and_all_do(tmp_path: Path) -
     both = proof("verify", "111", "--start", *line, *common)
     assert both.returncode == 2 and "not both" in both.stderr and "Traceback" not in both.stderr
     assert not (tmp_path / "verify.journal").exists()  # nothing walked on the bad command
+
+
+def test_verify_without_a_book_in_its_folder_says_so_in_one_line(tmp_path: Path) -> None:
+    missing = proof("verify", "--dir", str(tmp_path))
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert f"cannot read the strategy book {tmp_path / 'strategy.txt'}" in missing.stderr
+    folder = proof("verify", "--book", str(tmp_path))
+    assert folder.returncode == 2 and "it is a folder" in folder.stderr

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from qubic.core import files
 from qubic.core.notation import format_cell
 from qubic.proof.checkpoint import place
 from qubic.proof.cli import add_place_arguments, legal_moves
@@ -73,12 +74,12 @@ def verify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error("give the moves either after verify or after --start, not both")
     moves = legal_moves(parser, args.start or args.moves, "moves")
     where = place(args.dir)
-    if args.book is not None:
-        book = strategy.load(args.book)
-    elif args.dir is not None:
-        book = strategy.load(where.strategy)
-    else:
-        book = strategy.shipped()
+    path = args.book if args.book is not None else where.strategy if args.dir else None
+    try:
+        book = strategy.shipped() if path is None else strategy.load(path)
+    except (OSError, UnicodeDecodeError) as error:
+        why = files.reason(error) if isinstance(error, OSError) else "it is not ASCII text"
+        parser.error(f"cannot read the strategy book {path}: {why}")
     return check(
         moves, book, where.verify_journal, args.workers, args.scheduler, args.limit, leaf=args.leaf
     )
