@@ -47,7 +47,7 @@ def kept() -> list[str]:
 def sample() -> list[str]:
     texts = kept()
     step = max(1, len(texts) // SAMPLE)
-    return [CHAIN, *texts[::step][:SAMPLE]]
+    return [CHAIN, *texts[2::step][:SAMPLE]]
 
 
 def by_rule(board: Board) -> dict[int, str]:
@@ -91,5 +91,5 @@ def test_the_oracle_names_the_stops_at_the_end_of_a_chain():
 def test_the_rule_agrees_with_the_oracle_on_a_fifth_of_the_kept_positions():
     light = [text for text in kept() if not text.startswith(HEAVY)]
     assert len(light) >= 300
-    for text in light[1::5]:  # the fast tier's sample starts at the first
+    for text in light[1::5]:
         check(text)

@@ -29,6 +29,7 @@ def fast() -> FastProver:
     return FastProver(tt_bits=16)
 
 
+@pytest.mark.slow
 def test_it_searches_exactly_as_the_python_prover_does(fast):
     # Without symmetries to merge (the position has none), the two searches are the same
     # search: the same numbers after every budget.
@@ -62,6 +63,7 @@ def test_its_quiet_moves_make_a_strategy_the_verifier_accepts(fast):
     assert result.failures == [] and result.answered["book"] > 0
 
 
+@pytest.mark.slow
 def test_on_random_positions_its_verdicts_match_the_python_prover(fast):
     rng = random.Random(7)
     compared = settled = 0
