@@ -12,6 +12,14 @@ from tests.scripted import moves
 # X to move, twelve stones in: X wins, but only after quiet moves (found by hard v hard).
 QUIET_WIN = "144 233 141 441 111 133 333 323 223 143 413 113"
 
+# Six plies on along QUIET_WIN's strategy: X to move, two quiet moves from its win, each a three
+# the threat search does not follow to a forced win (a smaller tree, for the proof's tools).
+QUIET_END = "111 113 114 121 123 132 141 133 144 143 222 233 223 323 333 441 413 444"
+
+# O to move: QUIET_END two plies on without O's 441; X wins after each of O's 45 kinds of reply,
+# after some only with a quiet move.
+QUIET_O_TO_MOVE = "111 113 114 121 123 124 134 132 141 133 144 143 222 233 223 323 333 444 413"
+
 # X's only forced win here needs O's blocks to make threes, which X blocks with threats.
 COUNTERED = [57, 3, 47, 13, 33, 39, 24, 6, 32, 19]
 

@@ -12,7 +12,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.slow
 
-from tests.positions import QUIET_WIN  # noqa: E402
+from tests.positions import QUIET_END  # noqa: E402
 
 
 def test_all_runs_its_work_on_a_dask_cluster(tmp_path: Path) -> None:
@@ -34,7 +34,7 @@ def test_all_runs_its_work_on_a_dask_cluster(tmp_path: Path) -> None:
                 "--prover",
                 "python",
                 "--start",
-                *QUIET_WIN.split(),
+                *QUIET_END.split(),
             ],
             capture_output=True,
             text=True,

@@ -15,15 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from qubic.core.board import Board
-from qubic.core.notation import format_cell, parse_moves
+from qubic.core.notation import format_cell
 from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
-from qubic.search.strategy import SHIPPED, load, x_move
-from tests.positions import COUNTERED, QUIET_WIN
+from qubic.search.strategy import SHIPPED, load
+from tests.positions import COUNTERED, QUIET_END, QUIET_O_TO_MOVE
 
-# X wins here with a few quiet moves; the Python prover's units of 40 nodes cannot prove it
+# X wins here with two quiet moves; the Python prover's units of 40 nodes cannot prove it
 # alone, so the upper tree grows and the book proves some units again.
-SMALL = ["--start", *QUIET_WIN.split(), "--prover", "python"]
+SMALL = ["--start", *QUIET_END.split(), "--prover", "python"]
 
 
 def proof(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -70,6 +69,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert run.returncode == 0, run.stdout + run.stderr
     assert "X WINS: the proof is complete" in run.stdout
     assert "failures: 0" in run.stdout
+    assert re.search(r"no move at [1-9]\d*; proved again: [1-9]", run.stdout)  # a unit again
     assert re.search(r"wall time: solve .+, book .+, verify .+", run.stdout)
     assert re.search(r"workers busy \d+% of 2 x", run.stdout)  # each step's closing line
     assert "Traceback" not in run.stderr
@@ -155,12 +155,8 @@ def test_a_verify_killed_outright_resumes_and_counts_the_same(tmp_path: Path) ->
 
 
 @pytest.mark.slow
-def test_all_from_o_to_move_walks_each_of_o_s_replies(built: Path, tmp_path: Path) -> None:
-    x, o = Board.from_moves(parse_moves(QUIET_WIN)).bits
-    move = x_move(x, o, load(built / "strategy.txt"))
-    assert move is not None
-    cell = move[0]
-    after = ["--start", *QUIET_WIN.split(), format_cell(cell), "--prover", "python"]
+def test_all_from_o_to_move_walks_each_of_o_s_replies(tmp_path: Path) -> None:
+    after = ["--start", *QUIET_O_TO_MOVE.split(), "--prover", "python"]
     run = proof("all", "--dir", str(tmp_path), "--unit-nodes", "40", "--workers", "1", *after)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "failures: 0" in run.stdout
