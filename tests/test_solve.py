@@ -90,7 +90,10 @@ def test_the_book_takes_a_move_into_a_position_held_won_where_the_tree_kept_none
         f"W {key[0]:x} {key[1]:x}\nW {child[0]:x} {child[1]:x} 3\n"
     )
     book_path = tmp_path / "strategy.txt"
-    assert write_book(Checkpoint(path), book_path, moves, "python", 150, io.StringIO()) == 0
+    # The proof's moves alone: the setup search finds no win here, and takes seconds to say so.
+    assert (
+        write_book(Checkpoint(path), book_path, moves, "python", 150, io.StringIO(), setups=0) == 0
+    )
     book = strategy.load(book_path)
     assert lookup(book, x, o) == parse_cell("223")
     assert walk(moves, book).failures == []
@@ -161,7 +164,7 @@ def test_the_books_walk_plays_one_move_per_class_and_the_book_holds_only_what_is
             continue
         setups += 1
         assert move == (cell, "setup")
-        for symmetry in CUBE.symmetries[1:192:37]:
+        for symmetry in CUBE.symmetries[1:192:95]:  # three images: a scan takes seconds
             image_x = sum(1 << symmetry[c] for c in iter_bits(x))
             image_o = sum(1 << symmetry[c] for c in iter_bits(o))
             assert setup_first(image_x, image_o, {}, scan=SCAN_NODES) == (symmetry[cell], "setup")
