@@ -58,6 +58,8 @@ output to write to, 128+N when stopped by signal N (143 for SIGTERM)."""
 PAUSE = 0.5  # seconds between moves when the machine plays itself
 BOARDS = ["wide", "tall"]  # the console's layouts of the board (--board)
 WATCHING = ("level_o", "pause")  # options that mean something only with --players 0
+GAME_ONLY = frozenset({"load", "pause", "tui"})  # a game's options no other mode takes
+BOARD = frozenset({"board"})  # the console's layout: a game's and the puzzles'
 AUTO_PROBLEM = (
     "--level auto follows your rating, which only QUBIC itself moves, one person against "
     "the machine, counted in the record"
@@ -509,7 +511,7 @@ def run_engine(
     changes: dict[str, Any],
 ) -> int:
     """`qubic engine`: the protocol, with only --level and --seed of the game's options."""
-    playing = {"load", "pause", "board", "tui"} & set(vars(args))  # only a game's
+    playing = (GAME_ONLY | BOARD) & set(vars(args))
     extra = set(given) - {"level", "seed"} | playing | set(changes)
     if extra:
         parser.error(
@@ -689,7 +691,7 @@ def review_game(
     game = getattr(args, "game", None)
     if game is None:
         parser.error("qubic review needs a game: a saved game's file or an EXPORT line")
-    extra = [*given, *changes, *({"load", "pause", "tui", "board"} & set(vars(args)))]
+    extra = [*given, *changes, *((GAME_ONLY | BOARD) & set(vars(args)))]
     if extra:
         parser.error(f"qubic review takes only the game, not --{extra[0]}".replace("_", "-"))
     try:
@@ -719,7 +721,7 @@ def puzzle_session(
 ) -> PuzzleSession:
     """The puzzle sitting the options ask for (on the 4x4x4 cube): --moves, and --seed or
     --daily/--date."""
-    extra = set(given) - {"seed"} | {"load", "pause", "tui"} & set(vars(args)) | set(changes)
+    extra = set(given) - {"seed"} | GAME_ONLY & set(vars(args)) | set(changes)
     if extra:
         parser.error(
             f"qubic puzzle takes --moves, --seed, --daily, --date, --board and --no-color, not "
