@@ -9,6 +9,8 @@ the engine protocol.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pytest
 
 from qubic.core.board import Board
@@ -94,21 +96,33 @@ def plain_stop(board: Board, cell: int) -> bool:
     return not attacker_wins(after, board.turn.other)
 
 
-def classified(text: str) -> dict[str, str]:
+class Facing(NamedTuple):
+    """A position whose side to move faces a forced win by threats: the board, the side's
+    bits and the opponent's, a search, and the opponent's win."""
+
+    board: Board
+    me: int
+    you: int
+    search: ThreatSearch
+    line: list[int]
+
+
+def facing(text: str) -> Facing:
     board = board_of(text)
     me, you = board.pair()
     search = ThreatSearch(400_000)
     line = search.forced_win(you, me)
     assert line is not None
+    return Facing(board, me, you, search, line)
+
+
+def classified(text: str) -> dict[str, str]:
+    _, me, you, search, line = facing(text)
     return {format_cell(c): d.value for c, d in defences(search, me, you, line).items()}
 
 
 def test_the_best_defence_is_the_first_ranked_stop_and_stopping_finds_them_all():
-    board = board_of(DELAYED)
-    me, you = board.pair()
-    search = ThreatSearch(400_000)
-    line = search.forced_win(you, me)
-    assert line is not None
+    board, me, you, search, line = facing(DELAYED)
     ranked = moves("112 411 222 142") + [
         c for c in board.legal_moves() if c not in moves("112 411 222 142")
     ]
@@ -119,11 +133,7 @@ def test_the_best_defence_is_the_first_ranked_stop_and_stopping_finds_them_all()
 
 
 def test_with_no_stop_the_best_defence_holds_out_by_the_callers_measure():
-    board = board_of(LOST)
-    me, you = board.pair()
-    search = ThreatSearch(400_000)
-    line = search.forced_win(you, me)
-    assert line is not None
+    board, me, you, search, line = facing(LOST)
     ranked = board.legal_moves()
     cell, stops = best_defence(search, me, you, ranked, line)
     assert not stops and cell in moves("113 143")  # a delay makes the win longest
