@@ -66,7 +66,7 @@ def spawn(
 ) -> pexpect.spawn:
     """The program in a real pseudo-terminal, so prompt_toolkit is what asks; `preexec_fn`
     runs in the child before the program starts."""
-    return pexpect.spawn(
+    child = pexpect.spawn(
         qubic_command(),
         list(args),
         env=program_env(**env),
@@ -76,6 +76,10 @@ def spawn(
         dimensions=(50, columns),
         preexec_fn=preexec_fn,
     )
+    # pexpect waits 50 ms before every send, for programs that drop keys typed before they
+    # ask; the tests wait for the prompt to be drawn instead (`expect_prompt`).
+    child.delaybeforesend = None
+    return child
 
 
 def run_piped(

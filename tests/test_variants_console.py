@@ -134,7 +134,7 @@ def test_a_cube3_game_end_to_end(tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_a_four_sided_tesseract_end_to_end():
     variant = TESSERACT.with_options(sides=4)
-    game = Mirrored(variant, 2, "shrewd", "--sides", "4")
+    game = Mirrored(variant, 2, "normal", "--sides", "4")
     game.answer("no")  # no instructions: X starts, two people (X, O), the machine Y and Z
     geometry = variant.geometry
     assert game.answer("2222") == ["2222 IS THE CENTRE, WHICH IS DISABLED."]
