@@ -71,7 +71,7 @@ class Effort:
     playout_nodes: int = 300_000  # moving first, for all playouts
     second_nodes: int = 250_000  # moving second, for the threat searches
     exposure_nodes: int = 400_000  # then this many more to measure the candidates' exposure
-    second_playout_nodes: int = 600_000  # then at most this many to play the least exposed out
+    second_playout_nodes: int = 400_000  # then at most this many to play the least exposed out
     vet: Vetting = Vetting(16, 3, 2_000)
 
 
