@@ -565,21 +565,59 @@ def postmortem(moves: Sequence[int], budget: int) -> str:
 
 
 def _alternatives(moves: Sequence[int], budget: int) -> str:
-    """Which O moves at this point (O to move after `moves`) left X no forced win by threats."""
+    """Which O moves at this point (O to move after `moves`) left X no forced win by threats,
+    and which O threes only put it off: after the three and the forced exchange it starts
+    (each three answered by its block), X would still have one were it to move."""
     position = position_of(moves)
     ply = len(moves) + 1
-    safe = [cell for cell in position.empty() if forced_win([*moves, cell], budget // 4) is None]
+    safe, delays = [], []
+    for cell in position.empty():
+        if not threats_made(position.o, position.x, cell):
+            if forced_win([*moves, cell], budget // 4) is None:
+                safe.append(cell)
+            continue
+        after = exchange(position.x, position.o, cell)
+        if after is not None and ThreatSearch(budget // 4).find(*after) is None:
+            safe.append(cell)
+        elif after is not None:
+            delays.append(cell)
+    put_off = f"; {len(delays)} O threes only put it off: {names_of(delays)}" if delays else ""
     if not safe:
         return (
             f"no O move at ply {ply} left X without a forced win by threats "
-            f"(searched {budget // 4} positions each): X's {cell_name(moves[-1])} at ply {ply - 1} "
-            f"had already decided the game, so O's mistake was at ply {ply - 2} or earlier"
+            f"(searched {budget // 4} positions each{put_off}): X's {cell_name(moves[-1])} at "
+            f"ply {ply - 1} had already decided the game, so O's mistake was at ply {ply - 2} "
+            "or earlier"
         )
-    shown = " ".join(cell_name(c) for c in safe[:12]) + (" ..." if len(safe) > 12 else "")
     return (
         f"{len(safe)} O moves at ply {ply} left X no forced win by threats "
-        f"(searched {budget // 4} positions each): {shown}"
+        f"(searched {budget // 4} positions each): {names_of(safe)}{put_off}"
     )
+
+
+def exchange(x: int, o: int, cell: int) -> tuple[int, int] | None:
+    """O plays `cell`, then each three is answered by its block: the stones after, `(x, o)`;
+    None where the exchange ends in a win (two threes at once, or a three the blocker can
+    complete a line of its own instead of answering)."""
+    o_moves = True
+    while True:
+        mine, theirs = (o, x) if o_moves else (x, o)
+        made = threats_made(mine, theirs, cell)
+        if o_moves:
+            o |= bit(cell)
+        else:
+            x |= bit(cell)
+        if len(made) > 1 or (made and threes(theirs, mine | bit(cell))):
+            return None
+        if not made:
+            return x, o
+        cell = made.pop()
+        o_moves = not o_moves
+
+
+def names_of(cells: Sequence[int], shown: int = 12) -> str:
+    """Up to `shown` cells by name, and an ellipsis for the rest."""
+    return " ".join(cell_name(c) for c in cells[:shown]) + (" ..." if len(cells) > shown else "")
 
 
 # --- The table -----------------------------------------------------------------------------

@@ -81,6 +81,11 @@ def test_threat_search_finds_nothing_on_an_empty_cube() -> None:
     assert g.ThreatSearch(2_000).find(0, 0) is None
 
 
+def stones(text: str) -> int:
+    """The bitboard of the cells named in `text`."""
+    return sum(1 << g.parse_name(name) for name in text.split())
+
+
 def test_post_mortem_wins_only_with_x_to_move() -> None:
     # O's 332 makes a three (114 441 332, 223 empty): X must block it, and its block makes
     # no three, so O moves next. X has no forced win here, though it would have one if the
@@ -91,3 +96,16 @@ def test_post_mortem_wins_only_with_x_to_move() -> None:
     later = "144 114 444 441 111 332 223 322 222 333 411 311 344 244 323 121"
     chain = g.forced_win([g.parse_name(name) for name in later.split()], 20_000)
     assert chain is not None and g.cell_name(chain[0]) == "122"
+
+
+def test_post_mortem_counts_an_o_three_that_only_puts_the_win_off() -> None:
+    # After X's quiet 323, O's threes 312, 331, 334 and 342 each start an exchange after
+    # which X would still win by threats were it to move: none of them holds.
+    before = "144 114 444 441 111 332 223 322 222 333 411 311 344 244 323"
+    said = g._alternatives([g.parse_name(name) for name in before.split()], 20_000)
+    assert said.startswith("no O move at ply 16 left X without a forced win")
+    assert "4 O threes only put it off: 312 331 334 342" in said
+    # O's three 123 is blocked at 124, which makes X's three 124 134 144: O blocks at 114.
+    start = position("134 121 144 122 333")
+    after = g.exchange(start.x, start.o, g.parse_name("123"))
+    assert after == (stones("134 144 333 124"), stones("121 122 123 114"))
