@@ -33,7 +33,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from itertools import islice, pairwise
+from itertools import combinations, islice, pairwise
 from pathlib import Path
 from typing import Protocol, TypedDict
 
@@ -143,11 +143,14 @@ def order(only: Sequence[str] | None) -> list[str]:
     return sorted(names, key=lambda name: known[name])
 
 
-def schedule(players: Sequence[str], games: int) -> list[Game]:
+def schedule(players: Sequence[str], games: int, every_pair: bool = False) -> list[Game]:
     """Each player against its next neighbour `games` games, the one after half as many, and
-    every other player within WINDOW of its published rating a quarter as many, either side X
-    in turn, in rounds (every pair's k-th game before any pair's next), so that a run cut short
-    leaves every pair with about as many games."""
+    every other player within WINDOW of its published rating a quarter as many (with
+    `every_pair`, every pair `games`), either side X in turn, in rounds (every pair's k-th game
+    before any pair's next), so that a run cut short leaves every pair with about as many
+    games."""
+    if every_pair:
+        return _rounds([((low, high), games) for low, high in combinations(players, 2)], games)
     known = published()
     pairs = [(pair, games) for pair in pairwise(players)]
     pairs += [(pair, games // 2) for pair in zip(players, players[2:])]
@@ -157,6 +160,11 @@ def schedule(players: Sequence[str], games: int) -> list[Game]:
         for high in players[i + 3 :]
         if known[high] - known[low] <= WINDOW
     ]
+    return _rounds(pairs, games)
+
+
+def _rounds(pairs: list[tuple[tuple[str, str], int]], games: int) -> list[Game]:
+    """Each pair's games, every pair's k-th before any pair's next, the weaker X first."""
     found: list[Game] = []
     for k in range(games):
         for (low, high), count in pairs:
@@ -361,9 +369,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--minutes", type=float, help="start no game after this long, then rate what was played"
     )
+    parser.add_argument(
+        "--every-pair",
+        action="store_true",
+        help="every pair plays --games games, not only near ones",
+    )
     args = parser.parse_args(argv)
     players = order(args.only)
-    games = schedule(players, args.games)
+    games = schedule(players, args.games, args.every_pair)
     records = played(args.record, games)
     todo = [game for game in games if game.index not in records]
     print(f"{len(games)} games, {len(records)} already played", file=sys.stderr)
