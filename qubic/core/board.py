@@ -221,11 +221,11 @@ class Board:
         return list(iter_bits(winning_mask(mine, self.occupied & ~mine, self.geometry)))
 
     def completed_by(self, cell: int) -> int:
-        """How many lines the side to move would complete on `cell`, an empty cell."""
-        self.push(cell)
-        made = len(self.completed[-1])
-        self.pop()
-        return made
+        """How many lines the side to move would complete on `cell`, an empty cell: those
+        through it that hold all their other cells already."""
+        counts = self.counts[self.turn]
+        short = self.geometry.size - 1
+        return sum(counts[line] == short for line in self.geometry.lines_through[cell])
 
 
 def winning_mask(me: int, you: int, geometry: Geometry = CUBE) -> int:
