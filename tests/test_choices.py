@@ -104,3 +104,19 @@ def test_a_bad_choices_file_is_a_one_line_usage_error(tmp_path) -> None:
         assert "bad --choices" in done.stderr and "line 1" in done.stderr
         assert "Traceback" not in done.stderr
     assert not (tmp_path / "d" / "proof.txt.xz").exists()  # nothing was searched
+
+
+def test_a_choice_below_a_reply_of_o_is_proved_in_the_upper_tree(tmp_path) -> None:
+    # X's choice after its chosen move and a reply of O: the position before O's reply is
+    # expanded in the upper tree (a unit there would prove a move of its own), so the
+    # checkpoint records the choice.
+    first, second = f"{START} 424", f"{START} 424 222 434"
+    x, o = Board.from_moves(moves(START)).bits[:2]
+    choices = parse_choices(f"{first}\n{second}\n")
+    path = tmp_path / "proof.txt.xz"
+    with ThreadPoolExecutor(1) as executor:
+        assert Solver(Checkpoint(path), 5_000, io.StringIO(), (x, o), choices=choices).solve(
+            executor, 1, None
+        )
+    canon, symmetry = CUBE.orient(*Board.from_moves(moves(second)[:-1]).bits[:2])
+    assert Checkpoint(path).book[canon] == symmetry[parse_cell("434")]

@@ -134,6 +134,7 @@ class Solver:
     ) -> None:
         self.checkpoint = checkpoint
         self.choices = choices or {}  # X's moves to prove instead of the ranking's (choices.py)
+        self.before_choices = before(self.choices)  # O-to-move positions a reply from one
         self.nodes = nodes  # a unit's first run's
         self.max_nodes = last_budget(nodes, runs)
         self.width = width  # the units': X's moves tried at each position
@@ -265,7 +266,12 @@ class Solver:
     def _visit(self, leaf: Node, executor: Executor) -> None:
         """Expand `leaf`, or hand it to a unit."""
         stones = (leaf.x | leaf.o).bit_count()
-        if leaf.evaluated or stones < UNIT_STONES or self._choice(leaf) is not None:
+        if (
+            leaf.evaluated
+            or stones < UNIT_STONES
+            or self._choice(leaf) is not None
+            or (self.before_choices and CUBE.canonical(leaf.x, leaf.o) in self.before_choices)
+        ):  # (a unit there would prove its own moves, not the choices below it)
             self._expand(leaf)
         else:
             leaf.budget = min(self.max_nodes, leaf.budget * UNIT_GROWTH) or self.nodes
@@ -437,6 +443,17 @@ class Solver:
                     file=self.out,
                     flush=True,
                 )
+
+
+def before(choices: Entries) -> set[Key]:
+    """The canonical positions, O to move, from which one reply of O leads to a position with
+    a choice: the upper tree expands them, so that the choice is proved below them."""
+    return {
+        CUBE.canonical(x, o & ~(1 << cell))
+        for x, o in choices
+        for cell in range(len(CUBE.cells))
+        if o >> cell & 1
+    }
 
 
 def _real(value: int) -> int:
