@@ -1,0 +1,36 @@
+"""X's moves ranked by the quiet replies they leave (research/smallest_choice.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from qubic.core.board import Board
+from qubic.core.notation import format_cell, parse_moves
+
+PATH = Path(__file__).resolve().parent.parent / "research" / "smallest_choice.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("smallest_choice", PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["smallest_choice"] = module  # NamedTuple looks its module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+choice = _load()
+
+# X to move; its 222 leaves O no reply after which X lacks a forced win by threats alone.
+SETUP = "111 131 114 214 121 411"
+
+
+def test_a_move_that_leaves_no_quiet_reply_ranks_first() -> None:
+    x, o = Board.from_moves(parse_moves(SETUP)).bits[:2]
+    ranks = choice.ranking(x, o, choice.leaf_search("patashnik"))
+    assert format_cell(ranks[0].cell) == "222" and ranks[0].quiet == 0
+    assert all(rank.quiet >= 1 for rank in ranks[1:])
+    assert ranks == sorted(ranks)
