@@ -7,13 +7,15 @@ At a position where the strategy needs a quiet move of X (no win, no block, no f
 threats), each class of X's moves that leaves O no forced win by threats is ranked by O's
 *quiet replies* after it: the classes of replies after which X neither wins at once nor has
 a forced win by threats under the leaf rule counted (`--leaf`: Patashnik's, threats alone,
-by default; a reply that makes a three of O's counts as quiet, X's block not being a win).
-Each quiet reply needs an entry, so fewest first; among equals, the fewest of X's moves in
-the forced wins the other replies leave (the walk plays them), then the lowest cell. The
-best ranked are proved in turn by one unit of the compiled prover (`--nodes`, at most
-`--tries` of them) and the first proved is taken. With `--depth 2`, the same is done at each
-quiet reply after the chosen move where the book would not play a win with setups anyway
-(`book.fewest_setups`), and so on down.
+by default; a reply that makes a three of O's counts as quiet, X's block not being a win; a
+move of X's that makes a three is ranked through O's block, `ranking`). Each quiet reply
+needs an entry, so fewest first; among equals, the fewest of X's moves in the forced wins the
+other replies leave (the walk plays them), then the lowest cell. The best ranked are proved
+in turn by one unit (`--nodes`, at most `--tries` of them; the compiled prover when numba is
+installed) and the first proved is taken. With `--depth 2`, the same is done at each quiet
+reply after the chosen move where the book would not play a win with setups anyway
+(`book.fewest_setups`), and so on down. After moves that leave O to move, it starts after
+each of O's replies.
 
 Each choice is appended to `--out` as a line of `qubic/proof/choices.txt`'s format (the
 moves from the empty cube, X's choice last) as soon as it is proved, and a position where
@@ -34,7 +36,7 @@ from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_moves
 from qubic.core.symmetry import lookup, orbits, stabilizer
-from qubic.proof.book import fewest_setups
+from qubic.proof.book import SETUPS, fewest_setups
 from qubic.proof.choices import parse_choices
 from qubic.proof.leaf import LEAVES, strategy_threats
 from qubic.proof.unit import UNIT_WIDTH, fast_prover_available, unit
@@ -194,7 +196,7 @@ class Chooser:
             return known
         line = " ".join(format_cell(cell) for cell in moves)
         (image_x, image_o), symmetry = CUBE.orient(x, o)
-        if fewest_setups(image_x, image_o, 2, fast_prover_available()) is not None:
+        if fewest_setups(image_x, image_o, SETUPS, fast_prover_available()) is not None:
             self.skip(key, f"{SKIPPED}{line} (the book plays a win with setups)")
             return None
         ranks = ranking(x, o, self.search)
@@ -205,8 +207,9 @@ class Chooser:
         rank, expanded = found
         book = lookup(self.book, x, o)
         theirs = next((r for r in ranks if r.cell == book), None)
-        note = "" if theirs is None else f"; the shipped book's {format_cell(theirs.cell)}: "
-        note += "" if theirs is None else str(theirs.quiet)
+        note = ""
+        if theirs is not None:
+            note = f"; the shipped book's {format_cell(theirs.cell)}: {theirs.quiet}"
         self.write(
             f"{line} {format_cell(rank.cell)}  # {rank.quiet} quiet replies, {rank.moves} "
             f"forced moves; ranked {ranks.index(rank) + 1} of {len(ranks)}, proved in "

@@ -7,7 +7,8 @@ the moves from the empty cube, the last of them X's chosen move, and a comment w
 was measured to save (`python -m qubic.proof all --start MOVES --dir EMPTY` for each
 candidate: the verify's last line counts the entries below it; then the whole book, as
 subtrees share positions). The solver expands a position it has a choice for in its upper
-tree, with that move alone, so the checkpoint records it and the book plays it.
+tree, with that move alone, and the positions one reply of O before it, so the checkpoint
+records it and the book plays it. `research/smallest_choice.py` writes such a file.
 """
 
 from __future__ import annotations

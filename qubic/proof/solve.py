@@ -14,7 +14,7 @@ checkpointed at once, so the search can be stopped at any moment and resumed; po
 keyed there up to the cube's symmetries.
 
 Where `choices.txt` names X's move (`qubic.proof.choices`), the upper tree proves that move
-alone instead of its ranking's.
+alone instead of its ranking's, and it expands the positions one reply of O before a choice.
 
 The checkpoint is `qubic/proof/proof.txt.xz` and its journal (`checkpoint.py` describes them).
 A unit that failed or was left unknown runs again when it tried fewer moves than the run's;
