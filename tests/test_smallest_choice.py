@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_moves
 
@@ -28,6 +30,7 @@ choice = _load()
 SETUP = "111 131 114 214 121 411"
 
 
+@pytest.mark.slow  # some 2 s: sixty moves ranked, the threat search compiled first
 def test_a_move_that_leaves_no_quiet_reply_ranks_first() -> None:
     x, o = Board.from_moves(parse_moves(SETUP)).bits[:2]
     ranks = choice.ranking(x, o, choice.leaf_search("patashnik"))
