@@ -163,8 +163,8 @@ def quiet_replies(x: int, o: int, search: ThreatSearch) -> list[int]:
 class Chooser:
     """Choices made down from a position, appended to `out` (and read back from it)."""
 
-    def __init__(self, out: Path, leaf: str, nodes: int, tries: int) -> None:
-        self.out, self.nodes, self.tries = out, nodes, tries
+    def __init__(self, out: Path, leaf: str, nodes: int, tries: int, rank_from: int = 0) -> None:
+        self.out, self.nodes, self.tries, self.rank_from = out, nodes, tries, rank_from
         self.search = leaf_search(leaf)
         text = out.read_text(encoding="utf-8") if out.exists() else ""
         self.chosen: Entries = parse_choices(text)
@@ -199,6 +199,8 @@ class Chooser:
         if fewest_setups(image_x, image_o, SETUPS, fast_prover_available()) is not None:
             self.skip(key, f"{SKIPPED}{line} (the book plays a win with setups)")
             return None
+        if (x | o).bit_count() < self.rank_from:
+            return self.keep_book(line, key, x, o)
         ranks = ranking(x, o, self.search)
         found = choose(x, o, ranks, self.nodes, self.tries)
         if found is None:
@@ -218,6 +220,16 @@ class Chooser:
         self.chosen[key] = symmetry[rank.cell]
         return rank.cell
 
+    def keep_book(self, line: str, key: tuple[int, int], x: int, o: int) -> int | None:
+        """The shipped book's move at `(x, o)`, written as a choice; None where it has none."""
+        cell = lookup(self.book, x, o)
+        if cell is None:
+            self.skip(key, f"{SKIPPED}{line} (the shipped book has no move here)")
+            return None
+        self.write(f"{line} {format_cell(cell)}  # the shipped book's move")
+        self.chosen[key] = CUBE.orient(x, o)[1][cell]
+        return cell
+
     def skip(self, key: tuple[int, int], comment: str) -> None:
         self.skipped.add(key)
         self.write(comment)
@@ -236,8 +248,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--leaf", choices=LEAVES, default="patashnik")
     parser.add_argument("--nodes", type=int, default=NODES, help="a candidate proof's budget")
     parser.add_argument("--tries", type=int, default=TRIES, help="candidates proved at most")
+    parser.add_argument(
+        "--rank-from",
+        type=int,
+        default=0,
+        metavar="STONES",
+        help="with fewer stones, keep the shipped book's move (written as a choice)",
+    )
     args = parser.parse_args(argv)
-    chooser = Chooser(args.out, args.leaf, args.nodes, args.tries)
+    chooser = Chooser(args.out, args.leaf, args.nodes, args.tries, args.rank_from)
     for line in x_lines(parse_moves(" ".join(args.moves))):
         chooser.down(line, args.depth)
 

@@ -10,7 +10,11 @@ from types import ModuleType
 import pytest
 
 from qubic.core.board import Board
+from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_moves
+from qubic.core.symmetry import lookup
+from qubic.proof.choices import parse_choices
+from qubic.search.strategy import shipped
 
 PATH = Path(__file__).resolve().parent.parent / "research" / "smallest_choice.py"
 
@@ -37,3 +41,18 @@ def test_a_move_that_leaves_no_quiet_reply_ranks_first() -> None:
     assert format_cell(ranks[0].cell) == "222" and ranks[0].quiet == 0
     assert all(rank.quiet >= 1 for rank in ranks[1:])
     assert ranks == sorted(ranks)
+
+
+def test_below_rank_from_the_shipped_books_moves_are_kept_as_choices(tmp_path) -> None:
+    out = tmp_path / "choices.txt"
+    chooser = choice.Chooser(out, "patashnik", 1_000, 1, rank_from=4)
+    chooser.down(list(parse_moves("111 224")), 1)
+    x, o = Board.from_moves(parse_moves("111 224")).bits[:2]
+    book = lookup(shipped(), x, o)
+    assert book is not None
+    assert out.read_text(encoding="utf-8").splitlines() == [
+        f"111 224 {format_cell(book)}  # the shipped book's move"
+    ]
+    assert parse_choices(out.read_text(encoding="utf-8")) == {
+        CUBE.canonical(x, o): CUBE.orient(x, o)[1][book]
+    }
