@@ -2,27 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "gauntlet.py"
+from tests.scripts import load_script
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gauntlet", PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gauntlet"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-g = _load()
+g = load_script("benchmarks", "gauntlet")
 
 
 def position(text: str) -> Any:

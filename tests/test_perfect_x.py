@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
 from qubic.core.board import Board
+from tests.scripts import load_script
 
 pytest.importorskip("numba")  # their prover is the compiled one (the `solver` extra)
 
-PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "perfect_x.py"
 
-
-def _load() -> ModuleType:
-    sys.path.insert(0, str(PATH.parent))  # it imports its neighbour `bench`
-    spec = importlib.util.spec_from_file_location("perfect_x", PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["perfect_x"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-p = _load()
+p = load_script("benchmarks", "perfect_x")
 
 
 @pytest.mark.slow

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
 from qubic.core.board import Board
@@ -15,20 +10,9 @@ from qubic.core.notation import format_cell, parse_moves
 from qubic.core.symmetry import lookup
 from qubic.proof.choices import parse_choices
 from qubic.search.strategy import shipped
+from tests.scripts import load_script
 
-PATH = Path(__file__).resolve().parent.parent / "research" / "smallest_choice.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("smallest_choice", PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["smallest_choice"] = module  # NamedTuple looks its module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-choice = _load()
+choice = load_script("research", "smallest_choice")
 
 # X to move; its 222 leaves O no reply after which X lacks a forced win by threats alone.
 SETUP = "111 131 114 214 121 411"
