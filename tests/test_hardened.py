@@ -430,7 +430,7 @@ def test_watching_the_machine_shows_the_board_after_each_move():
 
 @pytest.mark.slow
 def test_undo_under_a_time_limit_gives_no_time_back_and_keeps_passes():
-    limit, waited = 6.0, 4.0
+    limit, waited = 4.0, 2.5
     child = spawn("--seed", "3", "--no-color", "--time-limit", str(limit))
     begin(child)
     expect_prompt(child, MOVE)
