@@ -27,6 +27,7 @@ def test_a_move_that_leaves_no_quiet_reply_ranks_first() -> None:
     assert ranks == sorted(ranks)
 
 
+@pytest.mark.slow  # some 4 s: the strategy's threat search is compiled first
 def test_below_rank_from_the_shipped_books_moves_are_kept_as_choices(tmp_path) -> None:
     out = tmp_path / "choices.txt"
     chooser = choice.Chooser(out, "patashnik", 1_000, 1, rank_from=4)
