@@ -31,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 from typing import TextIO
 
-from qubic.core.board import Board, winning_mask
+from qubic.core.board import Board, iter_bits, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
 from qubic.core.symmetry import lookup, stabilizer
@@ -448,12 +448,7 @@ class Solver:
 def before(choices: Entries) -> set[Key]:
     """The canonical positions, O to move, from which one reply of O leads to a position with
     a choice: the upper tree expands them, so that the choice is proved below them."""
-    return {
-        CUBE.canonical(x, o & ~(1 << cell))
-        for x, o in choices
-        for cell in range(len(CUBE.cells))
-        if o >> cell & 1
-    }
+    return {CUBE.canonical(x, o & ~(1 << cell)) for x, o in choices for cell in iter_bits(o)}
 
 
 def _real(value: int) -> int:
