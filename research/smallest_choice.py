@@ -200,7 +200,7 @@ class Chooser:
             self.skip(key, f"{SKIPPED}{line} (the book plays a win with setups)")
             return None
         if (x | o).bit_count() < self.rank_from:
-            return self.keep_book(line, key, x, o)
+            return self.keep_book(line, key, symmetry, x, o)
         ranks = ranking(x, o, self.search)
         found = choose(x, o, ranks, self.nodes, self.tries)
         if found is None:
@@ -212,22 +212,29 @@ class Chooser:
         note = ""
         if theirs is not None:
             note = f"; the shipped book's {format_cell(theirs.cell)}: {theirs.quiet}"
-        self.write(
-            f"{line} {format_cell(rank.cell)}  # {rank.quiet} quiet replies, {rank.moves} "
-            f"forced moves; ranked {ranks.index(rank) + 1} of {len(ranks)}, proved in "
-            f"{expanded:,} nodes{note}"
+        why = (
+            f"{rank.quiet} quiet replies, {rank.moves} forced moves; ranked "
+            f"{ranks.index(rank) + 1} of {len(ranks)}, proved in {expanded:,} nodes{note}"
         )
-        self.chosen[key] = symmetry[rank.cell]
-        return rank.cell
+        return self.take(line, key, symmetry, rank.cell, why)
 
-    def keep_book(self, line: str, key: tuple[int, int], x: int, o: int) -> int | None:
+    def keep_book(
+        self, line: str, key: tuple[int, int], symmetry: tuple[int, ...], x: int, o: int
+    ) -> int | None:
         """The shipped book's move at `(x, o)`, written as a choice; None where it has none."""
         cell = lookup(self.book, x, o)
         if cell is None:
             self.skip(key, f"{SKIPPED}{line} (the shipped book has no move here)")
             return None
-        self.write(f"{line} {format_cell(cell)}  # the shipped book's move")
-        self.chosen[key] = CUBE.orient(x, o)[1][cell]
+        return self.take(line, key, symmetry, cell, "the shipped book's move")
+
+    def take(
+        self, line: str, key: tuple[int, int], symmetry: tuple[int, ...], cell: int, why: str
+    ) -> int:
+        """X's `cell` after `line`, written as a choice with `why` and kept under `key` (the
+        position's canonical form, which `symmetry` maps the board's cells to)."""
+        self.write(f"{line} {format_cell(cell)}  # {why}")
+        self.chosen[key] = symmetry[cell]
         return cell
 
     def skip(self, key: tuple[int, int], comment: str) -> None:
