@@ -14,7 +14,7 @@ from qubic.core.notation import parse_moves
 from qubic.core.symmetry import stabilizer
 from qubic.proof.book import write_book
 from qubic.proof.checkpoint import Checkpoint
-from qubic.proof.fast_prover import FastProver
+from qubic.proof.fast_prover import RF_USED, T_NODES, TT_USED, USED_LOG, FastProver
 from qubic.proof.solve import Solver
 from qubic.proof.unit import last_budget
 from qubic.proof.walk import walk
@@ -45,6 +45,31 @@ def test_it_searches_exactly_as_the_python_prover_does(fast):
             expected.expanded,
         ), nodes
     assert got.status == PROVED
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("first_nodes", [300, 100_000])
+def test_a_cleared_prover_answers_as_a_new_one(first_nodes):
+    # Its clear empties the slots it remembers filling, or the whole tables past what it
+    # remembers: 300 expansions stay within that, 100,000 go past it in both tables.
+    prover = FastProver()
+    prover.prove(*bits("111 112"), first_nodes)
+    used = prover.tables.stats[[TT_USED, RF_USED]]
+    assert all(used > USED_LOG) if first_nodes > 300 else all(used <= USED_LOG)
+    for moves, nodes in (("111 112", 500), (QUIET_WIN, 50), (QUIET_WIN, 500)):
+        prover.clear()
+        new = FastProver()
+        spent = [p.tables.stats[T_NODES] for p in (prover, new)]
+        x, o = bits(moves)
+        got, expected = prover.prove(x, o, nodes), new.prove(x, o, nodes)
+        assert (got.status, got.pn, got.dn, got.expanded) == (
+            expected.status,
+            expected.pn,
+            expected.dn,
+            expected.expanded,
+        )
+        threat_nodes = [p.tables.stats[T_NODES] - s for p, s in zip((prover, new), spent)]
+        assert threat_nodes[0] == threat_nodes[1]  # the threat search remembered nothing
 
 
 @pytest.mark.slow

@@ -62,15 +62,19 @@ _K1 = np.uint64(0x9E3779B97F4A7C15)
 _K2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _S1, _S2, _S4, _S29, _S32, _S56, _S58 = (np.uint64(s) for s in (1, 2, 4, 29, 32, 56, 58))
 
-# The counters in `Tables.stats`.
-EXPANDED, LIMIT, T_NODES, T_LIMIT, CUTS, ABORTED, LINE_LENGTH, WIDTH, LEAF = range(9)
+# The counters in `Tables.stats`; TT_USED and RF_USED count the slots filled since a clear.
+EXPANDED, LIMIT, T_NODES, T_LIMIT, CUTS, ABORTED, LINE_LENGTH, WIDTH, LEAF, TT_USED, RF_USED = (
+    range(11)
+)
+USED_LOG = 1 << 16  # filled slots remembered, so that a clear empties only those
 
 
 class Tables(NamedTuple):
     """A search's memory, passed to every compiled function. `tt_*`: positions (x, o) with
     their proof number, disproof number, winning move (-1 if none) and the work spent on them,
     in buckets of four; `rf_*`: threat positions (me, you) and the depth they were refuted
-    at; `line`: the last forced win found; `kids`: each ply's moves."""
+    at; `line`: the last forced win found; `kids`: each ply's moves; `used`: the slots filled
+    since the last clear (row 0 `tt_*`'s, row 1 `rf_*`'s), while they fit."""
 
     tt_key: np.ndarray
     tt_val: np.ndarray
@@ -79,6 +83,7 @@ class Tables(NamedTuple):
     stats: np.ndarray
     line: np.ndarray
     kids: np.ndarray
+    used: np.ndarray
 
 
 def new_tables(
@@ -97,7 +102,37 @@ def new_tables(
         stats,
         np.zeros(64, dtype=np.int64),
         np.zeros((66, 64), dtype=np.int64),
+        np.zeros((2, USED_LOG), dtype=np.int64),
     )
+
+
+@njit(cache=True)
+def _note_used(t, table, slot):
+    """Remember that `slot` of table `table` (0 `tt_*`, 1 `rf_*`) was empty and is filled."""
+    count = t.stats[TT_USED + table]
+    if count < USED_LOG:
+        t.used[table, count] = slot
+    t.stats[TT_USED + table] = count + 1
+
+
+@njit(cache=True)
+def clear_tables(t):
+    """Empty every slot of `t`: those remembered in `t.used`, or all when more were filled.
+    A cleared table answers as a new one does (a 128 MB table takes milliseconds to clear
+    whole, and the opening build clears one for every small proof)."""
+    tt_count, rf_count = t.stats[TT_USED], t.stats[RF_USED]
+    if tt_count > USED_LOG:
+        t.tt_val[:, 3] = -1
+    else:
+        for i in range(tt_count):
+            t.tt_val[t.used[0, i], 3] = -1
+    if rf_count > USED_LOG:
+        t.rf_val[:] = -1
+    else:
+        for i in range(rf_count):
+            t.rf_val[t.used[1, i]] = -1
+    t.stats[TT_USED] = 0
+    t.stats[RF_USED] = 0
 
 
 # Functions that recurse, or call one that does, are compiled afresh in each process (some
@@ -237,6 +272,8 @@ def _attack(me, you, low_twos, high_twos, theirs, depth, ply, t):
             return True
         if stats[ABORTED]:
             return False
+    if t.rf_val[slot] < 0:
+        _note_used(t, 1, slot)
     t.rf_key[slot, 0] = me
     t.rf_key[slot, 1] = you
     t.rf_val[slot] = depth if stats[CUTS] != cuts else EXHAUSTED
@@ -400,6 +437,8 @@ def _tt_store(x, o, pn, dn, move, work, t):
         for other in range(base + 1, base + 4):
             if t.tt_val[other, 3] < t.tt_val[slot, 3]:
                 slot = other
+        if t.tt_val[slot, 3] < 0:
+            _note_used(t, 0, slot)
         t.tt_key[slot, 0] = x
         t.tt_key[slot, 1] = o
     t.tt_val[slot, 0] = pn
@@ -508,8 +547,7 @@ class FastProver:
         same whatever was searched before. A warm table may not: a forced win by threats
         found or missed within the leaf budget depends on what the threat search remembers,
         and so may a failure stored on the way."""
-        self.tables.tt_val[:, 3] = -1
-        self.tables.rf_val[:] = -1
+        clear_tables(self.tables)
 
     @property
     def expanded(self) -> int:
@@ -562,7 +600,7 @@ class FastThreatSearch(ThreatSearch):
         if FastThreatSearch._shared is None:
             FastThreatSearch._shared = new_tables(tt_bits=2, rf_bits=RF_BITS)
         self.tables = FastThreatSearch._shared
-        self.tables.rf_val[:] = -1
+        clear_tables(self.tables)
 
     def forced_win(
         self, me: int, you: int, max_threats: int = MAX_THREATS, shortest: bool = True
@@ -607,7 +645,7 @@ class FreshThreatSearch(ThreatSearch):
         if shortest or max_threats != MAX_THREATS:
             return ThreatSearch(self.limit).forced_win(me, you, max_threats, shortest)
         t = self.tables
-        t.rf_val[:] = -1
+        clear_tables(t)
         t.stats[LEAF] = self.limit
         length = int(_threat_win(np.uint64(me), np.uint64(you), t))
         if t.stats[ABORTED]:
