@@ -13,6 +13,7 @@ from qubic.core.notation import format_cell
 from qubic.play import savefile
 from qubic.players.normal import NormalPlayer
 from tests.conftest import (
+    Child,
     expect_goodbye,
     expect_prompt,
     program_env,
@@ -252,7 +253,7 @@ def test_two_dated_saves_in_the_same_minute_keep_both_games(tmp_path):
 def test_no_blank_lines_are_kept_under_the_prompt_so_help_stays_in_sight():
     # Seven blank lines used to be kept under every prompt for the completion menu, so at 24
     # rows HELP's heading scrolled away.
-    child = pexpect.spawn(
+    child = Child(
         qubic_command(),
         ["--seed", str(SEED), "--no-color"],
         env=program_env(),

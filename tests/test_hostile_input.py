@@ -26,7 +26,16 @@ from qubic.play import record, savefile
 from qubic.play.settings import Settings
 from qubic.players.normal import NormalPlayer
 from qubic.ui.protocol import LINE_LIMIT
-from tests.conftest import HUGE, clean, expect_prompt, program_env, qubic_command, run_piped, spawn
+from tests.conftest import (
+    HUGE,
+    Child,
+    clean,
+    expect_prompt,
+    program_env,
+    qubic_command,
+    run_piped,
+    spawn,
+)
 from tests.scripted import find_game
 
 SEED = 5
@@ -466,7 +475,7 @@ def stopped_in_a_terminal(signum: int, thinking: bool) -> str:
     the machine thinks, and return what `stty -a` says afterwards."""
     options = "--level expert --seed 1 --no-color" if thinking else "--seed 3 --no-color"
     inner = f'echo "PID $$"; exec {qubic_command()} {options}'
-    child = pexpect.spawn(
+    child = Child(
         "sh",
         ["-c", f"sh -c '{inner}'; echo \"STATUS $?\"; stty -a"],
         env=program_env(),

@@ -23,6 +23,7 @@ from qubic.play.review import review
 from qubic.play.settings import Settings
 from qubic.players.normal import NormalPlayer
 from tests.conftest import (
+    Child,
     expect_goodbye,
     expect_prompt,
     program_env,
@@ -97,7 +98,7 @@ def test_a_finished_game_can_be_saved_exported_listed_and_taken_back(tmp_path):
 def bash(columns: int = 80) -> pexpect.spawn:
     """An interactive shell with job control, in which the program runs as a foreground job,
     so that Ctrl-Z stops it as it would in a terminal and `fg` brings it back."""
-    child = pexpect.spawn(
+    child = Child(
         "bash",
         ["--norc", "--noprofile", "-i"],
         env=program_env(PS1="$ "),
@@ -178,7 +179,7 @@ class Terminal:
     which answers prompt_toolkit's cursor position requests as a terminal would."""
 
     def __init__(self, *args: str, rows: int = 24, columns: int = 80) -> None:
-        self.child = pexpect.spawn(
+        self.child = Child(
             qubic_command(),
             ["--seed", str(SEED), "--no-color", "--no-record", *args],
             env=program_env(PROMPT_TOOLKIT_NO_CPR="0"),

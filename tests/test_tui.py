@@ -25,7 +25,7 @@ from qubic.play.settings import Settings
 from qubic.play.sitting import GOODBYE
 from qubic.players.normal import NormalPlayer
 from qubic.ui.tui.worker import Worker, WorkerError
-from tests.conftest import program_env, qubic_command, run_piped
+from tests.conftest import Child, program_env, qubic_command, run_piped
 from tests.scripted import find_game, human_moves
 
 SEED = 5
@@ -40,7 +40,7 @@ class FullScreen:
     def __init__(
         self, *args: str, rows: int = 24, columns: int = 80, cwd: str | None = None, **env: str
     ) -> None:
-        self.child = pexpect.spawn(
+        self.child = Child(
             qubic_command(),
             ["--tui", *args],
             env=program_env(**env),
@@ -49,7 +49,6 @@ class FullScreen:
             dimensions=(rows, columns),
             timeout=30,
         )
-        self.child.delaybeforesend = None
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.Stream(self.screen)
         self.output = ""
@@ -412,7 +411,7 @@ def test_told_to_stop_it_puts_the_screen_away():
 
 @pytest.mark.slow
 def test_leaves_the_terminal_as_it_found_it():
-    shell = pexpect.spawn(
+    shell = Child(
         "sh",
         ["-c", f"{qubic_command()} --tui; stty -a"],
         env=program_env(),
@@ -443,9 +442,7 @@ def test_tui_is_refused_where_it_cannot_work(options, message):
 
 
 def test_tui_in_a_dumb_terminal_is_refused():
-    child = pexpect.spawn(
-        qubic_command(), ["--tui"], env=program_env(TERM="dumb"), encoding="utf-8"
-    )
+    child = Child(qubic_command(), ["--tui"], env=program_env(TERM="dumb"), encoding="utf-8")
     child.expect("--tui needs a terminal that can draw a screen")
     child.expect(pexpect.EOF)
     child.close()
