@@ -309,58 +309,71 @@ def test_the_walk_follows_the_positions_as_a_walk_from_scratch_does():
             break
     start = list(board.moves)
     assert len(start) == 44
+    expected = WalkAfresh()
+    expected.walk(start)
+    found = walk(start, {}, mover=lowest_empty)
+    assert dict(found.answered) == expected.answered
+    assert sorted(found.failures) == sorted(expected.failures)
+    assert found.quiet == expected.quiet
+    assert {"win", "block", "book"} <= found.answered.keys() and found.failures
 
-    def lowest_empty(x: int, o: int, book: object, orientation: object) -> tuple[int, str]:
-        empty = CUBE.full_mask & ~(x | o)
-        return (empty & -empty).bit_length() - 1, "book"
 
-    expected = {"answered": {}, "failures": [], "quiet": {}}
-    seen = set()
+def lowest_empty(x: int, o: int, book: object, orientation: object) -> tuple[int, str]:
+    """A mover for the walk: the lowest empty cell, as if the book said so."""
+    empty = CUBE.full_mask & ~(x | o)
+    return (empty & -empty).bit_length() - 1, "book"
 
-    def afresh(line: list[int]) -> None:
+
+def completing_cells(me: int, you: int) -> list[int]:
+    """The cells that complete a line of `me`'s, found line by line."""
+    return sorted(
+        cell
+        for line in CUBE.lines
+        if not you & line.mask and (me & line.mask).bit_count() == 3
+        for cell in line.cells
+        if not me >> cell & 1
+    )
+
+
+class WalkAfresh:
+    """The walk with `lowest_empty` as X's mover, every position examined from scratch."""
+
+    def __init__(self) -> None:
+        self.answered: dict[str, int] = {}
+        self.failures: list[list[int]] = []
+        self.quiet: dict[tuple[int, int], int] = {}
+        self.seen: set[tuple[int, int]] = set()
+
+    def walk(self, line: list[int]) -> None:
         x, o = Board.from_moves(line).bits
-        answered = expected["answered"]
-        if winning_cells(x, o):
-            answered["win"] = answered.get("win", 0) + 1
+        if completing_cells(x, o):
+            self.answered["win"] = self.answered.get("win", 0) + 1
             return
-        theirs = winning_cells(o, x)
+        theirs = completing_cells(o, x)
         if theirs:
             key = CUBE.canonical(x, o)
-            if key in seen:
+            if key in self.seen:
                 return
-            seen.add(key)
+            self.seen.add(key)
             cell, reason = min(theirs), "block"
         else:
             cell, reason = lowest_empty(x, o, None, None)
             key, symmetry = CUBE.orient(x, o)
-            expected["quiet"][key] = symmetry[cell]
-        answered[reason] = answered.get(reason, 0) + 1
-        x |= 1 << cell
-        theirs = winning_cells(o, x)
+            self.quiet[key] = symmetry[cell]
+        self.answered[reason] = self.answered.get(reason, 0) + 1
+        self.answer(line, x | 1 << cell, o, cell)
+
+    def answer(self, line: list[int], x: int, o: int, cell: int) -> None:
+        """O's replies after X's `cell`, each walked on."""
+        theirs = completing_cells(o, x)
         if theirs or x | o == CUBE.full_mask:
-            expected["failures"].append([*line, cell, *([min(theirs)] if theirs else [])])
+            self.failures.append([*line, cell, *([min(theirs)] if theirs else [])])
             return
-        mine = winning_cells(x, o)
+        mine = completing_cells(x, o)
         empty = CUBE.full_mask & ~(x | o)
         replies = [min(mine)] if mine else list(orbits(empty, stabilizer(CUBE, x, o)))
         for reply in reversed(replies):  # the walk's stack takes the last first
             if x | o | 1 << reply == CUBE.full_mask:
-                expected["failures"].append([*line, cell, reply])
+                self.failures.append([*line, cell, reply])
             else:
-                afresh([*line, cell, reply])
-
-    def winning_cells(me: int, you: int) -> list[int]:
-        return sorted(
-            cell
-            for line in CUBE.lines
-            if not you & line.mask and (me & line.mask).bit_count() == 3
-            for cell in line.cells
-            if not me >> cell & 1
-        )
-
-    afresh(start)
-    found = walk(start, {}, mover=lowest_empty)
-    assert dict(found.answered) == expected["answered"]
-    assert sorted(found.failures) == sorted(expected["failures"])
-    assert found.quiet == expected["quiet"]
-    assert {"win", "block", "book"} <= found.answered.keys() and found.failures
+                self.walk([*line, cell, reply])
