@@ -184,6 +184,11 @@ def test_verify_counts_the_entries_under_either_leaf_rule(tmp_path: Path) -> Non
         found = needs.search(run.stdout)
         assert found is not None and found[1] == leaf, run.stdout
         counted[leaf] = int(found[2].replace(",", ""))
+        by_stones = re.search(r"by stones: (.*)", run.stdout)
+        assert by_stones is not None
+        parts = [part.split(": ") for part in by_stones[1].split(", ") if part]
+        assert sum(int(n.replace(",", "")) for _, n in parts) == counted[leaf]
+        assert all(int(stones) >= len(moves) for stones, _ in parts)
     assert counted["ours"] == 0
     assert counted["patashnik"] >= 1
     refused = proof("verify", "--leaf", "allis")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
@@ -129,6 +130,8 @@ def check(
         f"({held:,} of the book's {len(book):,}, {len(result.quiet) - held:,} more)",
         file=out,
     )
+    stones = Counter((x | o).bit_count() for x, o in result.quiet)
+    print("  by stones: " + ", ".join(f"{n}: {stones[n]:,}" for n in sorted(stones)), file=out)
     print(f"failures: {len(result.failures):,}", file=out)
     for line in result.failures[:10]:
         print("  " + " ".join(format_cell(cell) for cell in line), file=out)
