@@ -38,7 +38,7 @@ from qubic.play.text import table
 from qubic.players.ladder import STEPS
 from qubic.players.levels import DEFAULT_LEVEL, LEVELS
 from qubic.ui import protocol as engine
-from qubic.ui.console import PipedAsker, TerminalAsker, TypeAhead, run
+from qubic.ui.console import Asker, PipedAsker, TypeAhead, run
 
 VARIANT_OPTIONS = ("size", "dims", "target", "sides", "no_centre")
 
@@ -612,12 +612,20 @@ def wants_colour(args: argparse.Namespace, defaults: dict[str, str | bool]) -> b
     return colour and not args.no_color and defaults.get("colour", True) is not False
 
 
+def terminal_asker(sitting: Sitting, colour: bool) -> tuple[Asker, TypeAhead]:
+    """The asker of `sitting`'s questions in a terminal, and the keys typed ahead for it.
+    prompt_toolkit is loaded only here: piped input and the other commands start without it."""
+    from qubic.ui.terminal import TerminalAsker
+
+    typeahead = TypeAhead(sys.stdin.fileno())
+    return TerminalAsker(lambda: sitting.status, sitting.words, colour, typeahead), typeahead
+
+
 def in_console(sitting: Sitting, colour: bool, pause: float, board: str | None) -> int:
     """Play `sitting` in a terminal, or through pipes; the exit status."""
     terminal = sys.stdout.isatty()
     if sys.stdin.isatty():
-        typeahead = TypeAhead(sys.stdin.fileno())
-        asker = TerminalAsker(lambda: sitting.status, sitting.words, colour, typeahead)
+        asker, typeahead = terminal_asker(sitting, colour)
         return run(
             sitting,
             asker,
@@ -708,8 +716,7 @@ def review_game(
     session.review_ends = True
     session.opening = [*session.opening, *session.start_review()]
     colour = not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
-    typeahead = TypeAhead(sys.stdin.fileno())
-    asker = TerminalAsker(lambda: session.status, session.words, colour, typeahead)
+    asker, typeahead = terminal_asker(session, colour)
     return run(session, asker, colour=colour, typeahead=typeahead, wrap=True)
 
 

@@ -1,5 +1,5 @@
-"""What the console and the full screen share: the exit status after Ctrl-C, completion of
-commands and file names, the status bar fitted, pastes of several lines, the turn clock and the
+"""What the console and the full screen share: the exit status after Ctrl-C, the status bar
+fitted, pastes of several lines, the turn clock and the
 thinking spinner."""
 
 from __future__ import annotations
@@ -8,41 +8,12 @@ import math
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterable
 from typing import TextIO
 
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion, PathCompleter
-from prompt_toolkit.document import Document
-
-from qubic.play.commands import FILE
 from qubic.play.sitting import Sitting
 from qubic.play.text import quoted
 
 INTERRUPTED = 128 + signal.SIGINT  # the exit status after Ctrl-C, as a shell expects
-
-
-class ContextCompleter(Completer):
-    """Completes what `words(text before the cursor)` offers, in the case being typed; file
-    names where it offers FILE."""
-
-    def __init__(self, words: Callable[[str], tuple[str, ...]]) -> None:
-        self.words = words
-        self.files = PathCompleter(expanduser=True)
-
-    def get_completions(
-        self, document: Document, complete_event: CompleteEvent
-    ) -> Iterable[Completion]:
-        before = document.text_before_cursor
-        words = self.words(before)
-        prefix = document.get_word_before_cursor()
-        if FILE in words:
-            argument = before.split()[-1] if prefix else ""
-            yield from self.files.get_completions(Document(argument), complete_event)
-            return
-        for word in words:
-            if word.startswith(prefix.upper()):
-                # A lowercase prefix completes in lowercase, so one Tab finishes the word.
-                yield Completion(word.lower() if prefix.islower() else word, -len(prefix))
 
 
 def squeezed(parts: list[str], width: int) -> str:

@@ -53,9 +53,9 @@ from qubic.play.session import AT_THE_END_WORDS, Session
 from qubic.play.sitting import GOODBYE, Stage, people_words
 from qubic.play.text import WIDTH, Verbatim, fit, table
 from qubic.players.levels import LEVELS
+from qubic.ui.completion import ContextCompleter
 from qubic.ui.shared import (
     INTERRUPTED,
-    ContextCompleter,
     Spinner,
     TurnClock,
     dropped_words,
