@@ -3,14 +3,17 @@
     .venv/bin/python benchmarks/perfect_x.py --check 4            # each X against defenders
     .venv/bin/python benchmarks/perfect_x.py --games 10 --jobs 16 # O's resistance (long)
 
-Two perfect X players besides the strategy book's (`book`: level perfect as X):
+Three perfect X players besides the strategy book's (`book`: level perfect as X):
 
 - `seeded` proves its move at each turn: it tries its best-ranked quiet moves other than the
   book's (and the book's images), in an order drawn by its seed, each with the compiled df-pn
   (`qubic.proof.fast_prover`, the `solver` extra) within a budget of expansions, and plays the
   first proved to win;
 - `quickest` tries the same moves best-ranked first and plays the one whose proof took
-  the fewest expansions: the most forcing of the winning moves the prover finds.
+  the fewest expansions: the most forcing of the winning moves the prover finds;
+- `fastest` tries every class of quiet moves, the book's included, each within a small
+  budget, and plays the one whose proof took the fewest expansions: it takes a short win
+  wherever the prover sees one, as a strong player would.
 
 Where no other move is proved within the budget they play the book's move, and off the book
 (after a move of their own) a move the prover shows to win, so they are perfect; the table
@@ -18,11 +21,11 @@ says how many of their quiet moves were not the book's choice. Early in the game
 move is proved within a second, so there they play as the book does. A move is never left
 unproved: a game in which X cannot show its move wins stops with an error.
 
-`--check N`: each X plays N games as X against each defender (easy, normal, hard and a random
-player, seeded), and must win all. Then O's resistance: perfect and expert as O, O's seed
-varied over `--games` games against each X: plies survived (median, least) and, for every
-game shorter than 45 plies, the ply after which X first had a forced win by threats. Each
-game goes to stderr as it ends.
+`--check N`: each X of `--x` but the book's plays N games as X against each defender (easy,
+normal, hard and a random player, seeded), and must win all. Then O's resistance: perfect and
+expert as O, O's seed varied over `--games` games against each X: plies survived (median,
+least) and, for every game shorter than 45 plies, the ply after which X first had a forced
+win by threats. Each game goes to stderr as it ends.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from qubic.search.threats import ThreatSearch, lowest
 
 WIDTH = 3  # quiet moves tried at a turn, besides the book's
 EXPANSIONS = 100_000  # compiled df-pn expansions for each: under a second here
+FASTEST_EXPANSIONS = 3_000  # for each of `fastest`'s moves: a short win proves within it
 RESCUE = 100_000  # expansions to show a move wins again, off the book
 SHORT = 45  # plies: a game shorter than this gets a post-mortem
 DEFENDERS = ("easy", "normal", "hard", "random")
@@ -57,11 +61,11 @@ DEFENDERS = ("easy", "normal", "hard", "random")
 
 @dataclass
 class ProvingX:
-    """A perfect X that proves its quiet moves with the compiled df-pn; `quickest` picks by
-    proof size, else the first proved in an order drawn by its seed."""
+    """A perfect X that proves its quiet moves with the compiled df-pn; `quickest` and
+    `fastest` pick by proof size, `seeded` the first proved in an order drawn by its seed."""
 
     seed: int
-    quickest: bool
+    style: str
     book: strategy.Entries = field(default_factory=strategy.shipped)
     prover: FastProver = field(default_factory=FastProver)  # warm across the game
     quiet: int = 0  # quiet moves played
@@ -78,28 +82,33 @@ class ProvingX:
         self.quiet += 1
         booked = lookup(self.book, x, o)
         proved: list[tuple[int, int]] = []  # (expansions, cell)
+        budget = FASTEST_EXPANSIONS if self.style == "fastest" else EXPANSIONS
         for cell in self.tried(x, o, booked):
-            result = self.prover.prove(x | 1 << cell, o, EXPANSIONS)
+            result = self.prover.prove(x | 1 << cell, o, budget)
             if result.status == PROVED:
                 proved.append((result.expanded, cell))
-                if not self.quickest:
+                if self.style == "seeded":
                     break
         if proved:
-            self.own += 1
-            return min(proved)[1]
+            cell = min(proved)[1]
+            self.own += cell != booked
+            return cell
         if booked is not None:
             return booked
         return self.rescue(x, o)
 
     def tried(self, x: int, o: int, booked: int | None) -> list[int]:
-        """The quiet moves to try, none the book's move or an image of it."""
+        """The quiet moves to try: for `fastest` all, else none the book's move or an image
+        of it."""
         empty = CUBE.full_mask & ~(x | o)
         cells = list(orbits(empty, stabilizer(CUBE, x, o)))
+        if self.style == "fastest":
+            return ranked_cells(x, o, cells)
         if booked is not None:
             book_image = CUBE.orient(x | 1 << booked, o)[0]
             cells = [c for c in cells if CUBE.orient(x | 1 << c, o)[0] != book_image]
         cells = ranked_cells(x, o, cells)[: 3 * WIDTH]
-        if not self.quickest:
+        if self.style == "seeded":
             random.Random(self.seed * 1_000_003 + x * 7 + o).shuffle(cells)
         return cells[:WIDTH]
 
@@ -126,10 +135,10 @@ class BookX:
 def make_x(name: str, seed: int) -> BookX | ProvingX:
     if name == "book":
         return BookX(seed)
-    return ProvingX(seed, quickest=name == "quickest")
+    return ProvingX(seed, name)
 
 
-X_NAMES = ("book", "seeded", "quickest")
+X_NAMES = ("book", "seeded", "quickest", "fastest")
 
 
 def make_o(name: str, seed: int) -> Callable[[Board], int]:
@@ -204,6 +213,8 @@ def check_rows(games: list[Game]) -> list[list[object]]:
     rows: list[list[object]] = []
     for x_name in X_NAMES[1:]:
         mine = [g for g in games if g.x == x_name]
+        if not mine:
+            continue
         rows.append(
             [
                 x_name,
@@ -259,7 +270,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     args = parser.parse_args()
     if args.check:
-        jobs = [(x, o, seed) for x in X_NAMES[1:] for o in DEFENDERS for seed in range(args.check)]
+        proving = [x for x in args.x if x != "book"]
+        jobs = [(x, o, seed) for x in proving for o in DEFENDERS for seed in range(args.check)]
         games = run(jobs, args.jobs)
         print(table(["X", "games", "X won", "quiet moves not the book's"], check_rows(games)))
         for g in games:

@@ -14,7 +14,7 @@ p = load_script("benchmarks", "perfect_x")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("x", ["seeded", "quickest"])
+@pytest.mark.parametrize("x", ["seeded", "quickest", "fastest"])
 @pytest.mark.parametrize("o", ["random", "easy"])
 def test_each_perfect_x_wins_against_the_defenders(x: str, o: str) -> None:
     game = p.play(x, o, 5)
