@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
@@ -103,8 +102,7 @@ class ExpertPlayer:
         return Reply(decide(board, threats, share, self.seed, deadline, effort))
 
 
-if TYPE_CHECKING:  # an alias for annotations only: PyPy 3.9, which runs the solver, lacks `|`
-    Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
+Share = tuple[int | None, float | None]  # nodes and seconds for a setup search
 
 
 def decide(

@@ -47,7 +47,7 @@ def add_unit_arguments(parser: argparse.ArgumentParser) -> None:
         choices=["auto", "python", "fast"],
         default="auto",
         help="the units' prover: fast is compiled with numba (the solver "
-        "extra), python runs anywhere (use PyPy); auto (default) takes fast "
+        "extra), python is plain Python (no extra, slower); auto (default) takes fast "
         "when numba is installed",
     )
     parser.add_argument(
