@@ -185,8 +185,8 @@ def test_verify_counts_the_entries_under_either_leaf_rule(tmp_path: Path) -> Non
         assert found is not None and found[1] == leaf, run.stdout
         counted[leaf] = int(found[2].replace(",", ""))
         by_stones = re.search(r"by stones: (.*)", run.stdout)
-        assert by_stones is not None
-        parts = [part.split(": ") for part in by_stones[1].split(", ") if part]
+        assert (by_stones is not None) == (counted[leaf] > 0), run.stdout
+        parts = [part.split(": ") for part in by_stones[1].split(", ")] if by_stones else []
         assert sum(int(n.replace(",", "")) for _, n in parts) == counted[leaf]
         assert all(int(stones) >= len(moves) for stones, _ in parts)
     assert counted["ours"] == 0

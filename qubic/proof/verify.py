@@ -131,7 +131,8 @@ def check(
         file=out,
     )
     stones = Counter((x | o).bit_count() for x, o in result.quiet)
-    print("  by stones: " + ", ".join(f"{n}: {stones[n]:,}" for n in sorted(stones)), file=out)
+    if stones:
+        print("  by stones: " + ", ".join(f"{n}: {stones[n]:,}" for n in sorted(stones)), file=out)
     print(f"failures: {len(result.failures):,}", file=out)
     for line in result.failures[:10]:
         print("  " + " ".join(format_cell(cell) for cell in line), file=out)

@@ -1,6 +1,5 @@
 """What the console and the full screen share: the exit status after Ctrl-C, the status bar
-fitted, pastes of several lines, the turn clock and the
-thinking spinner."""
+fitted, pastes of several lines, the turn clock and the thinking spinner."""
 
 from __future__ import annotations
 
