@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
+import sys
 import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from qubic.core.board import Board, Mark
 from qubic.players.base import Player
@@ -65,6 +68,15 @@ def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def installed_qubic() -> str:
+    """The installed console script: beside this Python first, else on PATH."""
+    beside = Path(sys.executable).parent / "qubic"
+    found = str(beside) if beside.exists() else shutil.which("qubic")
+    if found is None:
+        sys.exit("the qubic command is not installed: pip install -e .")
+    return found
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-from bench import table
+from bench import installed_qubic, table
 
 from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_cell
@@ -34,14 +32,6 @@ from qubic.play import savefile
 from qubic.play.settings import Settings
 
 WINNING_MOVE = "114"
-
-
-def qubic() -> str:
-    beside = Path(sys.executable).parent / "qubic"
-    found = str(beside) if beside.exists() else shutil.which("qubic")
-    if found is None:
-        sys.exit("the qubic command is not installed: pip install -e .")
-    return found
 
 
 def one_to_win() -> str:
@@ -84,7 +74,7 @@ def finishing_together(home: Path, games: int) -> tuple[int, float]:
     line = one_to_win()
     programs = [
         subprocess.Popen(
-            [qubic(), "--load", line],
+            [installed_qubic(), "--load", line],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -117,7 +107,7 @@ def saving_together(home: Path, folder: Path, saves: int) -> tuple[int, int, int
     first_moves = (first_moves * (saves // len(first_moves) + 1))[:saves]
     programs = [
         subprocess.Popen(
-            [qubic(), "--players", "2", "--seed", "1"],
+            [installed_qubic(), "--players", "2", "--seed", "1"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
