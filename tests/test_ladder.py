@@ -92,7 +92,9 @@ def test_neighbouring_steps_are_at_most_150_apart():
 
 def test_a_rating_picks_the_nearest_step_and_a_name_its_step():
     for step in STEPS:
-        assert nearest(step.rating) is step
+        # Two steps may round to one rating: the one the result file lists first is chosen.
+        tied = [other for other in STEPS if other.rating == step.rating]
+        assert nearest(step.rating) is tied[0]
         assert step_named(step.name.upper()) is step
     assert nearest(-10_000) is STEPS[0] and nearest(10_000) is STEPS[-1]
     low, high = STEPS[3], STEPS[4]

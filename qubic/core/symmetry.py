@@ -72,6 +72,18 @@ def _profile_steps(geometry: Geometry) -> _ProfileSteps:
     return _ProfileSteps(side, fields, first, second)
 
 
+def distinct(cells: list[int], group: list[Symmetry]) -> list[int]:
+    """`cells` in their order, less each that `group` maps an earlier one onto."""
+    seen = 0
+    kept = []
+    for cell in cells:
+        if not seen >> cell & 1:
+            kept.append(cell)
+            for symmetry in group:
+                seen |= 1 << symmetry[cell]
+    return kept
+
+
 def orbits(cells: int, group: list[Symmetry]) -> dict[int, int]:
     """One move per symmetric class: the lowest cell of each class of the cells of bitboard
     `cells` that `group` maps onto each other, in ascending order, with how many of `cells`

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE
+from qubic.core.symmetry import distinct, stabilizer
 from qubic.players import hard
 from qubic.players.base import Reply, new_seed, position_rng
 from qubic.players.hard import quiet_ranking
@@ -70,7 +71,7 @@ class Effort:
     playout_nodes: int = 300_000  # moving first, for all playouts
     second_nodes: int = 250_000  # moving second, for the threat searches
     exposure_nodes: int = 400_000  # then this many more to measure the candidates' exposure
-    second_playout_nodes: int = 400_000  # then at most this many to play the least exposed out
+    second_playout_nodes: int = 150_000  # then at most this many to play the least exposed out
     vet: Vetting = Vetting(16, 3, 2_000)
 
 
@@ -212,8 +213,10 @@ def by_exposure(
 ) -> list[tuple[int, Exposure | None]]:
     """`choices` (best first) ranked by `Exposure`, the least exposed first, each with its
     measure; among the least exposed, those leaving us more forcing moves first; else earlier
-    choices first. When the budget runs out, those not measured follow in their order (with
-    None)."""
+    choices first. A move that a symmetry of the position maps an earlier choice onto is left
+    out: it measures the same. When the budget runs out, those not measured follow in their
+    order (with None)."""
+    choices = distinct(choices, stabilizer(threats.geometry, me, you))
     measured: dict[int, Exposure] = {}
     bound: Exposure | None = None
     # The moves that leave the fewest setups are measured first: they tend to leave the fewest

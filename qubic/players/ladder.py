@@ -63,7 +63,8 @@ STEPS: tuple[Step, ...] = tuple(
 
 
 def nearest(rating: float) -> Step:
-    """The step whose rating is nearest `rating` (the weaker of two as near)."""
+    """The step whose rating is nearest `rating` (the weaker of two as near; of two at one
+    rating, the one the result file lists first)."""
     return min(STEPS, key=lambda step: (abs(step.rating - rating), step.rating))
 
 

@@ -1,8 +1,9 @@
 """How exposed a quiet move leaves us, measured without assuming how the opponent plays.
 
 After our move, every reply of the opponent's is looked at: a quiet reply after which the
-opponent has a forced win by threats is a *setup*; a setup whose forced win no move of ours
-stops (`qubic.search.defence`) is a *lost* reply. Fewer lost replies is better, then fewer
+opponent has a short forced win by threats (EXPOSED_SETUP) is a *setup*; a setup whose forced
+win no move of ours stops (`qubic.search.defence`, looking EXPOSED_STOP deep) is a *lost*
+reply. Fewer lost replies is better, then fewer
 setups, then more *forcing moves* of our own (`forcing_moves`): moves that would win by force
 if the opponent let us play twice. These are the second player's measures: they hold against
 any first player, from a beginner to a perfect one.
@@ -19,6 +20,11 @@ from qubic.search.defence import Defence, candidates, classify, exchange
 from qubic.search.threats import ThreatSearch, new_threats
 
 SETUP_DEPTH = 8  # own threat moves looked for after a setup
+# Exposure counts the opponent's short forced wins only: this far, the moves to choose among
+# are measured whole within the budget; as far as SETUP_DEPTH and MAX_THREATS, often only the
+# first one or two were, and the rest went unmeasured (docs/benchmarks.md, gauntlet.py).
+EXPOSED_SETUP = 4  # own threat moves of the opponent's forced win that makes a reply a setup
+EXPOSED_STOP = 8  # of one left after our move against it, for the move not to stop it
 SETUP_STOP_DEPTH = 1  # our turns looked through after an exchange, for a stop to a setup's win
 LOST_AT_ONCE = 1000  # the lost replies counted for a move after which the opponent wins at once
 SYMMETRIC_STONES = 8  # past this many stones a position is rarely symmetric: not looked for
@@ -64,12 +70,12 @@ def exposure(
         yours = you | 1 << reply
         if new_threats(yours, mine, reply, geometry):
             continue  # a three is blocked at once, and no forced win of theirs starts here
-        line = search.forced_win(yours, mine, SETUP_DEPTH, shortest=False)
+        line = search.forced_win(yours, mine, EXPOSED_SETUP, shortest=False)
         if line is None:
             continue
         found += weight
         if count_lost and not any(
-            classify(search, mine, yours, c, SETUP_STOP_DEPTH) is Defence.STOPS
+            classify(search, mine, yours, c, SETUP_STOP_DEPTH, EXPOSED_STOP) is Defence.STOPS
             for c in candidates(search, mine, yours, line)
         ):
             lost += weight
