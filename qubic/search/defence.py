@@ -97,8 +97,8 @@ def classify(
     """What `me` playing `cell` does against the opponent's forced win by threats (the rule
     in this module's docstring), as deep as the budget allows (see `deepened`). `depth`, where
     given, bounds the turns looked through after an exchange instead: a cheaper, cautious
-    answer that calls a stop found only deeper a delay. `reach`, where less than
-    MAX_THREATS, bounds the opponent's forced wins looked for after the move, in its own
+    answer that calls a stop found only deeper a delay. With `depth`, a `reach` less than
+    MAX_THREATS bounds the opponent's forced wins looked for after the move, in its own
     threat moves: cheaper again, and it calls a stop what only puts the win beyond that
     reach. Raises OutOfBudget."""
     if depth is not None:

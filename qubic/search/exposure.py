@@ -20,9 +20,9 @@ from qubic.search.defence import Defence, candidates, classify, exchange
 from qubic.search.threats import ThreatSearch, new_threats
 
 SETUP_DEPTH = 8  # own threat moves looked for after a setup
-# Exposure counts the opponent's short forced wins only: this far, the moves to choose among
-# are measured whole within the budget; as far as SETUP_DEPTH and MAX_THREATS, often only the
-# first one or two were, and the rest went unmeasured (docs/benchmarks.md, gauntlet.py).
+# Exposure counts the opponent's short forced wins only: this far, a move's candidates are
+# mostly all measured within its budget; as far as SETUP_DEPTH and MAX_THREATS, often only
+# the first one or two were, and the rest went unmeasured (docs/benchmarks.md, gauntlet.py).
 EXPOSED_SETUP = 4  # own threat moves of the opponent's forced win that makes a reply a setup
 EXPOSED_STOP = 8  # of one left after our move against it, for the move not to stop it
 SETUP_STOP_DEPTH = 1  # our turns looked through after an exchange, for a stop to a setup's win
