@@ -70,6 +70,18 @@ def test_the_time_budget_stops_the_search():
     assert result.expanded <= 2
 
 
+def test_the_threat_searches_positions_stop_the_search_after_the_expansion_that_spends_them():
+    # Late in a game one expansion's threat searches can cost thousands of positions.
+    x, o = bits("333 332 233 223 433 133 441 111 144 444")
+    free = Prover()
+    unbounded = free.prove(x, o, REFUTE_NODES)
+    limit = free.threats.nodes // 4
+    capped = Prover()
+    result = capped.prove(x, o, REFUTE_NODES, positions=limit)
+    assert result.status == UNKNOWN and result.expanded < unbounded.expanded
+    assert limit < capped.threats.nodes < free.threats.nodes
+
+
 @pytest.mark.slow
 def test_least_lost_prefers_a_move_not_shown_lost_then_the_one_longest_to_refute():
     # O to move in a game normal (X) won against expert: 134 loses at once to a forced win by
@@ -105,8 +117,8 @@ def test_least_lost_ends_a_test_at_the_time_cap_after_its_current_expansion(monk
     expanded = []
     prove = Prover.prove
 
-    def counting(self, x, o, nodes, seconds=None):
-        result = prove(self, x, o, nodes, seconds)
+    def counting(self, x, o, nodes, seconds=None, positions=None):
+        result = prove(self, x, o, nodes, seconds, positions)
         expanded.append(result.expanded)
         return result
 

@@ -130,11 +130,14 @@ class Prover:
         self._budget = Budget()
         self._children: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
 
-    def prove(self, x: int, o: int, nodes: int, seconds: float | None = None) -> Result:
-        """Search `(x, o)` for at most `nodes` more expansions (and about `seconds`)."""
+    def prove(
+        self, x: int, o: int, nodes: int, seconds: float | None = None, positions: int | None = None
+    ) -> Result:
+        """Search `(x, o)` for at most `nodes` more expansions (and about `seconds`, and about
+        `positions` more of its threat searches' positions, where given)."""
         start, first = time.perf_counter(), self.expanded
         self._limit = self.expanded + nodes
-        self._budget = Budget(seconds=seconds)
+        self._budget = Budget(positions, seconds, self.threats.nodes)
         group = stabilizer(CUBE, x, o)
         pn, dn = self._mid(x, o, group, INF, INF)
         return Result(status(pn, dn), pn, dn, self.expanded - first, time.perf_counter() - start)
@@ -160,8 +163,8 @@ class Prover:
             return known
         if key not in self._children:
             self.expanded += 1
-            if self._budget.expired():
-                self._limit = self.expanded  # out of time: every loop ends as if out of nodes
+            if self._budget.exhausted(self.threats.nodes):
+                self._limit = self.expanded  # every loop ends as if out of expansions
             verdict = self.settle(x, o)
             if verdict is not None:
                 self.table[key] = verdict

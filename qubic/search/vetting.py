@@ -7,6 +7,9 @@ from qubic.search.budget import Budget
 from qubic.search.prover import DISPROVED, PROVED, Prover
 
 REFUTE_NODES = 2_000  # expansions spent showing one of O's moves lost
+# Threat-search positions for all the tests: late in the game one expansion's threat searches
+# cost thousands, and 2,000 expansions took 2.7 s (1,770,000 positions) at 29 stones.
+POSITIONS = 500_000
 
 
 def least_lost(
@@ -16,7 +19,8 @@ def least_lost(
     against X's best moves, else the first not shown lost, else the one whose loss took the
     most expansions to show. Every cell is first tested for X's forced win by threats alone
     (one expansion, cheap, and how most moves lose); those that pass then get up to
-    REFUTE_NODES more, while the `expansions` for all the tests last. `budget`'s time cap, if
+    REFUTE_NODES more, while the `expansions` and the POSITIONS for all the tests last (a
+    test ends after the expansion that spends the last). `budget`'s time cap, if
     any, is a safety net: a test running past it ends after its current expansion (one
     expansion's threat searches can take seconds), no test but the first cell's starts past
     it, a cell that missed the first test is left out, and one that missed the second is not
@@ -25,9 +29,12 @@ def least_lost(
     lost: dict[int, int] = {}  # cells shown lost -> the expansions that took
     stop = budget if budget is not None else Budget()
 
+    def positions_left() -> int:
+        return POSITIONS - prover.threats.nodes
+
     def holds(cell: int, nodes: int) -> bool:
         """Whether `cell` is shown to hold within `nodes` more expansions."""
-        result = prover.prove(x, o | 1 << cell, nodes, stop.seconds_left())
+        result = prover.prove(x, o | 1 << cell, nodes, stop.seconds_left(), positions_left())
         if result.status == PROVED:
             lost[cell] = lost.get(cell, 0) + result.expanded
         return result.status == DISPROVED
@@ -42,7 +49,7 @@ def least_lost(
             survivors.append(cell)
     for cell in survivors:
         left = expansions - prover.expanded
-        if left <= 0 or stop.expired():
+        if left <= 0 or positions_left() <= 0 or stop.expired():
             break
         if holds(cell, min(REFUTE_NODES - 1, left)):
             return cell
