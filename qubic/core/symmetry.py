@@ -72,6 +72,14 @@ def _profile_steps(geometry: Geometry) -> _ProfileSteps:
     return _ProfileSteps(side, fields, first, second)
 
 
+def orbit(cell: int, group: list[Symmetry]) -> int:
+    """Bitboard of the cells `group` maps `cell` onto."""
+    cells = 0
+    for symmetry in group:
+        cells |= 1 << symmetry[cell]
+    return cells
+
+
 def distinct(cells: list[int], group: list[Symmetry]) -> list[int]:
     """`cells` in their order, less each that `group` maps an earlier one onto."""
     seen = 0
@@ -79,8 +87,7 @@ def distinct(cells: list[int], group: list[Symmetry]) -> list[int]:
     for cell in cells:
         if not seen >> cell & 1:
             kept.append(cell)
-            for symmetry in group:
-                seen |= 1 << symmetry[cell]
+            seen |= orbit(cell, group)
     return kept
 
 
@@ -97,11 +104,9 @@ def orbits(cells: int, group: list[Symmetry]) -> dict[int, int]:
         if seen & low:
             continue
         cell = low.bit_length() - 1
-        orbit = 0
-        for symmetry in group:
-            orbit |= 1 << symmetry[cell]
-        found[cell] = (orbit & cells).bit_count()
-        seen |= orbit
+        images = orbit(cell, group)
+        found[cell] = (images & cells).bit_count()
+        seen |= images
     return found
 
 
