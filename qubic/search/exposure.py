@@ -2,11 +2,11 @@
 
 After our move, every reply of the opponent's is looked at: a quiet reply after which the
 opponent has a short forced win by threats (EXPOSED_SETUP) is a *setup*; a setup whose forced
-win no move of ours stops (`qubic.search.defence`, looking EXPOSED_STOP deep) is a *lost*
-reply. Fewer lost replies is better, then fewer
-setups, then more *forcing moves* of our own (`forcing_moves`): moves that would win by force
-if the opponent let us play twice. These are the second player's measures: they hold against
-any first player, from a beginner to a perfect one.
+win no move of ours stops (`qubic.search.defence`, looking EXPOSED_STOP deep, or
+EXPOSED_STOP_YOUNG while the position is young) is a *lost* reply. Fewer lost replies is
+better, then fewer setups, then more *forcing moves* of our own (`forcing_moves`): moves that
+would win by force if the opponent let us play twice. These are the second player's measures:
+they hold against any first player, from a beginner to a perfect one.
 """
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ SETUP_DEPTH = 8  # own threat moves looked for after a setup
 # the first one or two were, and the rest went unmeasured (docs/benchmarks.md, gauntlet.py).
 EXPOSED_SETUP = 4  # own threat moves of the opponent's forced win that makes a reply a setup
 EXPOSED_STOP = 8  # of one left after our move against it, for the move not to stop it
+# While few stones are down, a stop is held to the opponent's every forced win of up to 16
+# threats: that deeper look held hard as X to 7 fewer wins in 128 games, and lost none more
+# (docs/benchmarks.md, gauntlet.py).
+EXPOSED_STOP_YOUNG = 16
+YOUNG = 12  # stones on the board, at most, before our move, for the position to be young
 SETUP_STOP_DEPTH = 1  # our turns looked through after an exchange, for a stop to a setup's win
 LOST_AT_ONCE = 1000  # the lost replies counted for a move after which the opponent wins at once
 SYMMETRIC_STONES = 8  # past this many stones a position is rarely symmetric: not looked for
@@ -59,6 +64,7 @@ def exposure(
     opponent were then to move: its block is no reply of the opponent's choosing, and the tempo
     the three gains is not counted. Raises OutOfBudget."""
     geometry = search.geometry
+    stop = EXPOSED_STOP_YOUNG if (me | you).bit_count() <= YOUNG else EXPOSED_STOP
     after = exchange(me, you, cell, search)
     if after is None:  # the exchange ends in a win, ours or the opponent's
         ours = winning_mask(me | 1 << cell, you, geometry)
@@ -75,7 +81,7 @@ def exposure(
             continue
         found += weight
         if count_lost and not any(
-            classify(search, mine, yours, c, SETUP_STOP_DEPTH, EXPOSED_STOP) is Defence.STOPS
+            classify(search, mine, yours, c, SETUP_STOP_DEPTH, stop) is Defence.STOPS
             for c in candidates(search, mine, yours, line)
         ):
             lost += weight
