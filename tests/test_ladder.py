@@ -15,11 +15,10 @@ from qubic.core.notation import format_cell, parse_cell
 from qubic.core.variant import VARIANTS
 from qubic.players.ladder import STEPS, nearest, parse_ratings, step_named
 from qubic.players.levels import LEVELS
-from tests.conftest import program_env, qubic_command, run_piped
+from tests.conftest import BEGINNERS, program_env, qubic_command, run_piped
 from tests.scripted import thinks
 
 RESULT_FILE = Path(__file__).resolve().parent.parent / "qubic" / "players" / "ladder.txt"
-BEGINNERS = {"easy"}  # the steps that may overlook a three
 CAREFUL = [step.name for step in STEPS if step.name not in BEGINNERS]
 
 
@@ -83,6 +82,18 @@ def test_the_program_lists_every_step_with_the_result_files_rating():
     shown = run_piped("--help").stdout
     for rated in parse_ratings(RESULT_FILE.read_text()):
         assert re.search(rf"^\s+{rated.name}\s+{rated.rating}\b", shown, re.MULTILINE), rated
+
+
+def test_the_docs_give_the_result_files_ratings():
+    root = RESULT_FILE.parent.parent.parent
+    table = (root / "docs" / "levels.md").read_text()
+    for rated in parse_ratings(RESULT_FILE.read_text()):
+        row = f"| {rated.name} | {rated.rating} | {rated.low} to {rated.high} |"
+        assert row in table, row
+    first, last = STEPS[0], STEPS[-1]
+    readme = " ".join((root / "README.md").read_text().split())
+    told = f"{len(STEPS)} rated steps, from `{first.name}` ({first.rating}) to"
+    assert told in readme and f"`{last.name}` ({last.rating})" in readme, told
 
 
 def test_neighbouring_steps_are_at_most_150_apart():

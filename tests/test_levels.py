@@ -4,10 +4,11 @@ import pytest
 
 from qubic.core.board import Board
 from qubic.players.levels import LEVELS, make_player
+from tests.conftest import BEGINNERS
 from tests.positions import POSITIONS
 from tests.scripted import play_out, thinks
 
-CAREFUL = [name for name in LEVELS if name != "easy"]
+CAREFUL = [name for name in LEVELS if name not in BEGINNERS]
 
 
 @pytest.mark.slow

@@ -5,8 +5,9 @@ through the levels (pillars and the diagonals of the upright slices) less often,
 diagonals least. Each move, a step notices each line with the chance its `Habits` give for the
 line's kind, and weighs its quiet moves by the guide's scoring over the lines it noticed only.
 Every step sees every line one stone short, its own or the opponent's: none leaves a win in
-one or an opponent's three unanswered (the lowest step, easy, does: `EasyPlayer`). Stronger steps
-look for forced wins by threats of bounded length, and for the opponent's, which they stop.
+one or an opponent's three unanswered (the two lowest steps, starter and easy, do:
+`EasyPlayer`). Stronger steps look for forced wins by threats of bounded length, and for the
+opponent's, which they stop.
 Everything is drawn from the seed and the position, and searches are bounded in positions.
 """
 

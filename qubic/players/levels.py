@@ -60,9 +60,16 @@ def thinker(name: str, summary: str, effort: Effort, known: int = 0) -> Level:
     )
 
 
-# The ladder's steps between the named levels, weakest first (`qubic.players.ladder` rates
+# The ladder's steps besides the named levels, weakest first (`qubic.players.ladder` rates
 # them). Their habits were chosen to fall between their neighbours; the benchmark says where.
 STEPS = (
+    Level(
+        "starter",
+        "a first-timer's opponent: often misses a win or a block, plays loosely",
+        lambda seed: EasyPlayer(seed, overlook=0.5, choices=8),
+        is_qubic,
+        QUBIC_ONLY,
+    ),
     human(
         "novice",
         "a first game: blocks your threes, misses most lines off a level's rows",
