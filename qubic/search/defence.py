@@ -23,7 +23,6 @@ from enum import Enum
 
 from qubic.core.board import iter_bits, winning_mask
 from qubic.search.threats import (
-    MAX_THREATS,
     OutOfBudget,
     ThreatSearch,
     breaks,
@@ -92,17 +91,13 @@ def classify(
     you: int,
     cell: int,
     depth: int | None = None,
-    reach: int = MAX_THREATS,
 ) -> Defence:
     """What `me` playing `cell` does against the opponent's forced win by threats (the rule
     in this module's docstring), as deep as the budget allows (see `deepened`). `depth`, where
     given, bounds the turns looked through after an exchange instead: a cheaper, cautious
-    answer that calls a stop found only deeper a delay. With `depth`, a `reach` less than
-    MAX_THREATS bounds the opponent's forced wins looked for after the move, in its own
-    threat moves: cheaper again, and it calls a stop what only puts the win beyond that
-    reach. Raises OutOfBudget."""
+    answer that calls a stop found only deeper a delay. Raises OutOfBudget."""
     if depth is not None:
-        return _classify(search, me, you, cell, depth, _Look(reach))
+        return _classify(search, me, you, cell, depth, _Look())
     return deepened(search, me, you, [cell])[cell]
 
 
@@ -138,13 +133,11 @@ class _Look:
     """What the classifications of one question share, from bound to bound: for positions
     `(me, you)` with `me` to move against the opponent's win, the fewest turns within which
     `me` was seen to hold, the most within which it was seen not to, and whether that was
-    so however deep one looks; whether the current bound cut any answer short; and the reach
-    of the opponent's forced wins looked for (own threat moves)."""
+    so however deep one looks; and whether the current bound cut any answer short."""
 
-    def __init__(self, reach: int = MAX_THREATS) -> None:
+    def __init__(self) -> None:
         self.held: dict[tuple[int, int], tuple[int, int, bool]] = {}
         self.cut = False
-        self.reach = reach
 
 
 NEVER = 1 << 30  # turns within which a position was seen to hold, where it was not
@@ -160,7 +153,7 @@ def _classify(
     mine, yours, turns, won = _exchange(me, you, cell, search)
     if turns == 0:
         return Defence.STOPS if won else Defence.FAILS
-    line = search.forced_win(yours, mine, look.reach, shortest=False)
+    line = search.forced_win(yours, mine, shortest=False)
     if line is None:
         return Defence.STOPS
     if turns % 2 == 1:

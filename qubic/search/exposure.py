@@ -2,10 +2,10 @@
 
 After our move, every reply of the opponent's is looked at: a quiet reply after which the
 opponent has a short forced win by threats (EXPOSED_SETUP) is a *setup*; a setup whose forced
-win no move of ours stops (`qubic.search.defence`, looking EXPOSED_STOP deep, or
-EXPOSED_STOP_YOUNG while the position is young) is a *lost* reply. Fewer lost replies is
-better, then fewer setups, then more *forcing moves* of our own (`forcing_moves`): moves that
-would win by force if the opponent let us play twice. These are the second player's measures:
+win no move of ours stops (`qubic.search.defence`, looking SETUP_STOP_DEPTH of our turns past
+an exchange) is a *lost* reply. Fewer lost replies is better, then fewer setups, then more
+*forcing moves* of our own (`forcing_moves`): moves that would win by force if the opponent
+let us play twice. These are the second player's measures:
 they hold against any first player, from a beginner to a perfect one.
 """
 
@@ -21,15 +21,11 @@ from qubic.search.threats import ThreatSearch, new_threats
 
 SETUP_DEPTH = 8  # own threat moves looked for after a setup
 # Exposure counts the opponent's short forced wins only: this far, a move's candidates are
-# mostly all measured within its budget; as far as SETUP_DEPTH and MAX_THREATS, often only
-# the first one or two were, and the rest went unmeasured (docs/benchmarks.md, gauntlet.py).
+# mostly all measured within its budget; as far as SETUP_DEPTH, often only the first one or
+# two were, and the rest went unmeasured (docs/benchmarks.md, gauntlet.py). A stop to one is
+# held to every forced win the threat search finds after it, as deep as MAX_THREATS: looking
+# only 8 deep, O lost 16 more of 128 games to hard as X.
 EXPOSED_SETUP = 4  # own threat moves of the opponent's forced win that makes a reply a setup
-EXPOSED_STOP = 8  # of one left after our move against it, for the move not to stop it
-# While few stones are down, a stop is held to the opponent's every forced win of up to 16
-# threats: that deeper look held hard as X to 7 fewer wins in 128 games, and lost none more
-# (docs/benchmarks.md, gauntlet.py).
-EXPOSED_STOP_YOUNG = 16
-YOUNG = 12  # stones on the board, at most, before our move, for the position to be young
 SETUP_STOP_DEPTH = 1  # our turns looked through after an exchange, for a stop to a setup's win
 LOST_AT_ONCE = 1000  # the lost replies counted for a move after which the opponent wins at once
 SYMMETRIC_STONES = 8  # past this many stones a position is rarely symmetric: not looked for
@@ -64,7 +60,6 @@ def exposure(
     opponent were then to move: its block is no reply of the opponent's choosing, and the tempo
     the three gains is not counted. Raises OutOfBudget."""
     geometry = search.geometry
-    stop = EXPOSED_STOP_YOUNG if (me | you).bit_count() <= YOUNG else EXPOSED_STOP
     after = exchange(me, you, cell, search)
     if after is None:  # the exchange ends in a win, ours or the opponent's
         ours = winning_mask(me | 1 << cell, you, geometry)
@@ -81,7 +76,7 @@ def exposure(
             continue
         found += weight
         if count_lost and not any(
-            classify(search, mine, yours, c, SETUP_STOP_DEPTH, stop) is Defence.STOPS
+            classify(search, mine, yours, c, SETUP_STOP_DEPTH) is Defence.STOPS
             for c in candidates(search, mine, yours, line)
         ):
             lost += weight
