@@ -20,9 +20,11 @@ from hypothesis import settings
 ROOT = Path(__file__).resolve().parent.parent
 BEGINNERS = {"starter", "easy"}  # the levels that may overlook a win or a three
 
-# A test run started in the background (`... &` in a script) ignores SIGINT, and every program
-# it starts would inherit that: Ctrl-C is tested as a terminal delivers it to a foreground job.
+# A test run started in the background (`... &` in a script) ignores SIGINT, and one started
+# by nohup SIGHUP; every program it starts would inherit that (and a game keeps a signal
+# ignored from the start). Both are tested as a terminal delivers them to a foreground job.
 signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 # Hypothesis times each example against a deadline; on a shared machine that is a flaky timed
 # test, so no example has one.

@@ -5,8 +5,8 @@ opponent has a short forced win by threats (EXPOSED_SETUP) is a *setup*; a setup
 win no move of ours stops (`qubic.search.defence`, looking SETUP_STOP_DEPTH of our turns past
 an exchange) is a *lost* reply. Fewer lost replies is better, then fewer setups, then more
 *forcing moves* of our own (`forcing_moves`): moves that would win by force if the opponent
-let us play twice. These are the second player's measures:
-they hold against any first player, from a beginner to a perfect one.
+let us play twice. These are the second player's measures: they hold against any first
+player, from a beginner to a perfect one.
 """
 
 from __future__ import annotations
