@@ -6,7 +6,6 @@ import itertools
 import random
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -15,10 +14,10 @@ from qubic.core.notation import format_cell, parse_cell
 from qubic.core.variant import VARIANTS
 from qubic.players.ladder import STEPS, nearest, parse_ratings, step_named
 from qubic.players.levels import LEVELS
-from tests.conftest import BEGINNERS, program_env, qubic_command, run_piped
+from tests.conftest import BEGINNERS, ROOT, program_env, qubic_command, run_piped
 from tests.scripted import thinks
 
-RESULT_FILE = Path(__file__).resolve().parent.parent / "qubic" / "players" / "ladder.txt"
+RESULT_FILE = ROOT / "qubic" / "players" / "ladder.txt"
 CAREFUL = [step.name for step in STEPS if step.name not in BEGINNERS]
 
 
@@ -85,13 +84,12 @@ def test_the_program_lists_every_step_with_the_result_files_rating():
 
 
 def test_the_docs_give_the_result_files_ratings():
-    root = RESULT_FILE.parent.parent.parent
-    table = (root / "docs" / "levels.md").read_text()
+    table = (ROOT / "docs" / "levels.md").read_text()
     for rated in parse_ratings(RESULT_FILE.read_text()):
         row = f"| {rated.name} | {rated.rating} | {rated.low} to {rated.high} |"
         assert row in table, row
     first, last = STEPS[0], STEPS[-1]
-    readme = " ".join((root / "README.md").read_text().split())
+    readme = " ".join((ROOT / "README.md").read_text().split())
     told = f"{len(STEPS)} rated steps, from `{first.name}` ({first.rating}) to"
     assert told in readme and f"`{last.name}` ({last.rating})" in readme, told
 
