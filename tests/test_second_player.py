@@ -13,11 +13,12 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_cell
 from qubic.core.symmetry import stabilizer
 from qubic.play.analysis import analyze
+from qubic.players.expert import SECOND_POSITIONS, by_exposure
 from qubic.players.expert import SECOND_SECONDS as CAP
-from qubic.players.expert import by_exposure
 from qubic.players.levels import make_player
 from qubic.search import budget
 from qubic.search.exposure import exposure
+from qubic.search.prover import LEAF_NODES
 from qubic.search.threats import ThreatSearch
 from tests.scripted import moves
 
@@ -65,6 +66,26 @@ def test_a_busy_computer_gets_the_same_moves(level, monkeypatch):
     factor = min(2.0, 0.5 * CAP / slowest) if slowest else 2.0
     busy = moves_with(slower(factor))
     assert busy == unhurried, [format_cell(cell) for cell in busy + unhurried]
+
+
+@pytest.mark.slow
+def test_a_move_moving_second_searches_no_more_positions_than_the_moves_total(monkeypatch):
+    # From a ladder game (master as X): perfect's measures before the vetting take some 450,000
+    # threat-search positions here, and the vetting alone may take 500,000. Every search of
+    # the move counts, the prover's included; its last expansion may run on by a few leaves.
+    searches: list[ThreatSearch] = []
+    start = ThreatSearch.__init__
+
+    def counted(self: ThreatSearch, *args: object, **kwargs: object) -> None:
+        start(self, *args, **kwargs)
+        searches.append(self)
+
+    monkeypatch.setattr(ThreatSearch, "__init__", counted)
+    board = Board.from_moves(
+        moves("111 114 144 441 411 223 332 222 322 233 133 122 444 312 323 321 224")
+    )
+    make_player("perfect", seed=1156003469).choose(board)
+    assert sum(search.nodes for search in searches) <= SECOND_POSITIONS + 2 * LEAF_NODES
 
 
 def test_the_time_cap_still_stops_a_search_on_a_very_slow_computer(monkeypatch):

@@ -46,10 +46,14 @@ PLAYOUTS_PER_ROUND = 2  # playouts per candidate before the weaker half is dropp
 # Threat-search positions for each move of a playout: hard's own budget made its playouts so
 # long that in the opening not even the first round finished within the playouts' budget.
 PLAYOUT_MOVE_NODES = 2000
-# Moving second, the cap is lower: at 4.5 s a move overran to 5.2 s with two games sharing
-# the cores.
-SECOND_SECONDS = 4.0
-SECOND_ATTACK_NODES = 60_000  # of which at most this much looking for our own setup wins
+SECOND_ATTACK_NODES = 60_000  # moving second, at most this much looking for our own setup wins
+# Threat-search positions for a whole move moving second on the cube: the prover's vetting
+# gets what the rest of the move left. Without this total the slowest moves of the ladder's
+# run here took 2.3 s.
+SECOND_POSITIONS = 800_000
+# Moving second, the cap is lower: by their counts alone, the slowest moves of the ladder's
+# run take 1.4 to 1.65 s here, replayed one at a time.
+SECOND_SECONDS = 1.8
 
 
 @dataclass(frozen=True)
@@ -177,9 +181,10 @@ def second_move(
     with none, hard's quiet moves), the least exposed (`qubic.search.exposure`), which holds
     against any style of first player, the best by playouts where several are as little
     exposed; on the cube, the first of the best `vet.candidates` that the prover does not
-    show lost within `vet.expansions` in all (`vetting.least_lost`), `effort`'s. Budgets are
-    counts.
+    show lost within `vet.expansions` in all (`vetting.least_lost`), `effort`'s, and within
+    what the move left of SECOND_POSITIONS. Budgets are counts.
     `longest`: as for `called_for`."""
+    start = threats.nodes
     setups = SetupSearch(threats)
     share = (SECOND_ATTACK_NODES, None)
     move, choices, defending = called_for(board, threats, setups, share, seed, longest)
@@ -205,7 +210,8 @@ def second_move(
         best = rank_by_playouts(
             board, threats, best[:PLAYOUT_CANDIDATES], seed, deadline, effort.second_playout_nodes
         )
-    return least_lost(you, me, best[: vet.candidates], vet.expansions, threats.budget)
+    left = SECOND_POSITIONS - (threats.nodes - start)
+    return least_lost(you, me, best[: vet.candidates], vet.expansions, threats.budget, left)
 
 
 def by_exposure(

@@ -13,14 +13,19 @@ POSITIONS = 500_000
 
 
 def least_lost(
-    x: int, o: int, cells: list[int], expansions: int, budget: Budget | None = None
+    x: int,
+    o: int,
+    cells: list[int],
+    expansions: int,
+    budget: Budget | None = None,
+    positions: int = POSITIONS,
 ) -> int:
     """O's move among `cells` (O to move at `(x, o)`; best first): the first shown to hold
     against X's best moves, else the first not shown lost, else the one whose loss took the
     most expansions to show. Every cell is first tested for X's forced win by threats alone
     (one expansion, cheap, and how most moves lose); those that pass then get up to
-    REFUTE_NODES more, while the `expansions` and the POSITIONS for all the tests last (a
-    test ends after the expansion that spends the last). `budget`'s time cap, if
+    REFUTE_NODES more, while the `expansions` and the threat-search `positions` for all the
+    tests last (a test ends after the expansion that spends the last). `budget`'s time cap, if
     any, is a safety net: a test running past it ends after its current expansion (one
     expansion's threat searches can take seconds), no test but the first cell's starts past
     it, a cell that missed the first test is left out, and one that missed the second is not
@@ -30,7 +35,7 @@ def least_lost(
     stop = budget if budget is not None else Budget()
 
     def positions_left() -> int:
-        return POSITIONS - prover.threats.nodes
+        return positions - prover.threats.nodes
 
     def holds(cell: int, nodes: int) -> bool:
         """Whether `cell` is shown to hold within `nodes` more expansions."""
