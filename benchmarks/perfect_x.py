@@ -25,7 +25,9 @@ unproved: a game in which X cannot show its move wins stops with an error.
 normal, hard and a random player, seeded), and must win all. Then O's resistance: perfect and
 expert as O, O's seed varied over `--games` games against each X: plies survived (median,
 least) and, for every game shorter than 45 plies, the ply after which X first had a forced
-win by threats. Each game goes to stderr as it ends.
+win by threats, X's quiet move that made it, O's last free move before it (the moves between
+are X's threes and O's blocks), and O's moves there after which X has no win with one
+setup. Each game goes to stderr as it ends.
 """
 
 from __future__ import annotations
@@ -49,13 +51,15 @@ from qubic.players.levels import make_player
 from qubic.proof.fast_prover import FastProver
 from qubic.search import strategy
 from qubic.search.prover import PROVED, ranked_cells
-from qubic.search.threats import ThreatSearch, lowest
+from qubic.search.setups import SetupSearch
+from qubic.search.threats import OutOfBudget, ThreatSearch, lowest, new_threats
 
 WIDTH = 3  # quiet moves tried at a turn, besides the book's
 EXPANSIONS = 100_000  # compiled df-pn expansions for each: under a second here
 FASTEST_EXPANSIONS = 3_000  # for each of `fastest`'s moves: a short win proves within it
 RESCUE = 100_000  # expansions to show a move wins again, off the book
 SHORT = 45  # plies: a game shorter than this gets a post-mortem
+SETUP_NODES = 300_000  # threat-search positions for each of O's moves in a post-mortem
 DEFENDERS = ("easy", "normal", "hard", "random")
 
 
@@ -202,6 +206,47 @@ def first_forced_win(moves: list[int]) -> int | None:
     return None
 
 
+def decided(moves: list[int], ply: int) -> str:
+    """How X's forced win by threats after O's move at `ply` came about: X's quiet move before
+    it, the exchanges of threes (X's three, O's block) back to O's last free move, and, of O's
+    moves there, those after which X has no win with one setup (`SetupSearch`: threats, one
+    quiet move, threats; the setup may come after the threes) within SETUP_NODES each. A
+    three of O's is told apart: X's block is its quiet move, so there one setup is too few."""
+    quiet, free = ply - 1, ply - 2  # plies of X's last quiet move and O's last free move
+    x, o = Board.from_moves(moves[: quiet - 1]).bits[:2]
+    if new_threats(x | 1 << moves[quiet - 1], o, moves[quiet - 1]):
+        return "X's last move before it was a three"
+    while free > 2 and _three_then_block(moves, free):
+        free -= 2
+    x, o = Board.from_moves(moves[: free - 1]).bits[:2]
+    holding: dict[bool, list[str]] = {True: [], False: []}  # by whether the move is a three
+    for cell in orbits(CUBE.full_mask & ~(x | o), stabilizer(CUBE, o, x)):
+        three = bool(new_threats(o | 1 << cell, x, cell))
+        try:
+            if SetupSearch(ThreatSearch(SETUP_NODES)).forced_win(x, o | 1 << cell, 1) is None:
+                holding[three].append(format_cell(cell))
+        except OutOfBudget:
+            holding[three].append(format_cell(cell) + "?")
+    exchanges = (quiet - free - 1) // 2
+    held = holding[False] + holding[True]
+    but = f" but {' '.join(held)}" if held else ""
+    threes = holding[True] and f" ({' '.join(holding[True])}: O's threes, whose block is X's setup)"
+    unknown = " (?: out of budget)" if any(cell.endswith("?") for cell in held) else ""
+    return (
+        f"X's quiet {format_cell(moves[quiet - 1])} at ply {quiet} decided it, {exchanges} "
+        f"exchanges of threes after O's last free move, {format_cell(moves[free - 1])} at ply "
+        f"{free}; there X has a win with one setup after every move of O's{but}{threes or ''}"
+        f"{unknown}"
+    )
+
+
+def _three_then_block(moves: list[int], ply: int) -> bool:
+    """Whether O's move at `ply` blocked a three X made the ply before."""
+    x, o = Board.from_moves(moves[: ply - 2]).bits[:2]
+    made = new_threats(x | 1 << moves[ply - 2], o, moves[ply - 2])
+    return made == 1 << moves[ply - 1]
+
+
 def run(jobs: list[tuple[str, str, int]], workers: int) -> list[Game]:
     if workers <= 1:
         return [play(*job) for job in jobs]
@@ -252,13 +297,18 @@ def resistance_rows(games: list[Game]) -> tuple[list[list[object]], list[str]]:
             for g in mine:
                 if len(g.moves) < SHORT:
                     short.setdefault((x_name, o_name, tuple(g.moves)), []).append(g.seed)
-    notes = [
-        f"{x} v {o}, seeds {', '.join(map(str, seeds))}: {len(moves)} plies, X's forced win "
-        f"by threats after ply {first_forced_win(list(moves))}: "
-        + " ".join(format_cell(c) for c in moves)
-        for (x, o, moves), seeds in short.items()
-    ]
+    notes = [note(x, o, list(moves), seeds) for (x, o, moves), seeds in short.items()]
     return rows, notes
+
+
+def note(x: str, o: str, moves: list[int], seeds: list[int]) -> str:
+    """The post-mortem of one game under SHORT plies."""
+    ply = first_forced_win(moves)
+    why = "" if ply is None else f" ({decided(moves, ply)})"
+    return (
+        f"{x} v {o}, seeds {', '.join(map(str, seeds))}: {len(moves)} plies, X's forced win "
+        f"by threats after ply {ply}{why}: " + " ".join(format_cell(c) for c in moves)
+    )
 
 
 def main() -> None:

@@ -1,10 +1,12 @@
-"""The perfect first players of benchmarks/perfect_x.py: each wins every sampled game."""
+"""The perfect first players of benchmarks/perfect_x.py: each wins every sampled game; and the
+post-mortem of a game O lost early."""
 
 from __future__ import annotations
 
 import pytest
 
 from qubic.core.board import Board
+from qubic.core.notation import parse_moves
 from tests.scripts import load_script
 
 pytest.importorskip("numba")  # their prover is the compiled one (the `solver` extra)
@@ -21,3 +23,22 @@ def test_each_perfect_x_wins_against_the_defenders(x: str, o: str) -> None:
     assert game.winner == "X", game.moves
     board = Board.from_moves(game.moves)
     assert board.winner is not None and board.winner.name == "X"
+
+
+# Perfect as O against the book's X: O's 423 at ply 10 stops X's forced win, then six X threes
+# are blocked and X's quiet 322 leaves a forced win that nothing stops.
+LOST = (
+    "111 114 141 441 121 131 323 444 223 423 222 424 224 221 414 232 313 212 333 343 443 113 "
+    "322 133 122 422 421 124 311 344 312 314 324 321 144 234 411 211 233"
+)
+
+
+def test_the_post_mortem_finds_os_last_free_move_before_the_decisive_quiet_move() -> None:
+    moves = parse_moves(LOST)
+    assert p.first_forced_win(moves) == 24
+    said = p.decided(moves, 24)
+    assert said.startswith(
+        "X's quiet 322 at ply 23 decided it, 6 exchanges of threes after "
+        "O's last free move, 423 at ply 10"
+    ), said
+    assert "after every move of O's but 224 334 442 443 (224 334 442 443: O's threes" in said
