@@ -230,12 +230,14 @@ def decided(moves: list[int], ply: int) -> str:
     exchanges = (quiet - free - 1) // 2
     held = holding[False] + holding[True]
     but = f" but {' '.join(held)}" if held else ""
-    threes = holding[True] and f" ({' '.join(holding[True])}: O's threes, whose block is X's setup)"
+    threes = ""
+    if holding[True]:
+        threes = f" ({' '.join(holding[True])}: O's threes, whose block is X's setup)"
     unknown = " (?: out of budget)" if any(cell.endswith("?") for cell in held) else ""
     return (
         f"X's quiet {format_cell(moves[quiet - 1])} at ply {quiet} decided it, {exchanges} "
         f"exchanges of threes after O's last free move, {format_cell(moves[free - 1])} at ply "
-        f"{free}; there X has a win with one setup after every move of O's{but}{threes or ''}"
+        f"{free}; there X has a win with one setup after every move of O's{but}{threes}"
         f"{unknown}"
     )
 
