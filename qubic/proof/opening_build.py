@@ -1,7 +1,8 @@
 """Building the opening book (`python -m qubic.proof opening`): answering, with the stronger
 search offline, the positions where the gauntlet beat the second player.
 
-The book keeps its entries. The build reads the gauntlet's games (`--games FILE`, written by
+The book is `--out`'s: the build starts from the entries that file holds (none if it does not
+exist yet) and keeps them. The build reads the gauntlet's games (`--games FILE`, written by
 `benchmarks/gauntlet.py --record`: the whole gauntlet's X players against the book) and, for
 every game O lost, answers each position of SHALLOW to `--deepest` stones that O met there
 while its moves followed the book and that the book lacks (one O must answer at once, a win or
@@ -413,7 +414,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out",
         type=Path,
         default=Path(__file__).parent.parent / "players" / BOOK_FILE,
-        help="the book file to write (default: the package's)",
+        help="the book to extend: its entries are kept, the answers added, and the file "
+        "rewritten; a new file starts from an empty book (default: the package's)",
     )
     parser.add_argument(
         "--games",
