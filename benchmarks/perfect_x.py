@@ -213,11 +213,10 @@ def decided(moves: list[int], ply: int) -> str:
     quiet move, threats; the setup may come after the threes) within SETUP_NODES each. A
     three of O's is told apart: X's block is its quiet move, so there one setup is too few."""
     quiet, free = ply - 1, ply - 2  # plies of X's last quiet move and O's last free move
-    x, o = Board.from_moves(moves[: quiet - 1]).bits[:2]
-    if new_threats(x | 1 << moves[quiet - 1], o, moves[quiet - 1]):
+    if _threes_made(moves, quiet):
         return "X's last move before it was a three"
-    while free > 2 and _three_then_block(moves, free):
-        free -= 2
+    while free > 2 and _threes_made(moves, free - 1) == 1 << moves[free - 1]:
+        free -= 2  # O's move there only blocked X's three
     x, o = Board.from_moves(moves[: free - 1]).bits[:2]
     holding: dict[bool, list[str]] = {True: [], False: []}  # by whether the move is a three
     for cell in orbits(CUBE.full_mask & ~(x | o), stabilizer(CUBE, o, x)):
@@ -242,11 +241,10 @@ def decided(moves: list[int], ply: int) -> str:
     )
 
 
-def _three_then_block(moves: list[int], ply: int) -> bool:
-    """Whether O's move at `ply` blocked a three X made the ply before."""
-    x, o = Board.from_moves(moves[: ply - 2]).bits[:2]
-    made = new_threats(x | 1 << moves[ply - 2], o, moves[ply - 2])
-    return made == 1 << moves[ply - 1]
+def _threes_made(moves: list[int], ply: int) -> int:
+    """The cells where X's move at `ply` (odd) made X a three."""
+    x, o = Board.from_moves(moves[: ply - 1]).bits[:2]
+    return new_threats(x | 1 << moves[ply - 1], o, moves[ply - 1])
 
 
 def run(jobs: list[tuple[str, str, int]], workers: int) -> list[Game]:
