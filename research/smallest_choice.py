@@ -43,7 +43,7 @@ from qubic.proof.unit import UNIT_WIDTH, fast_prover_available, unit
 from qubic.proof.walk import x_lines
 from qubic.search.prover import PROVED
 from qubic.search.strategy import THREAT_NODES, Entries, shipped
-from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch, new_threats
+from qubic.search.threats import OutOfBudget, ThreatSearch, new_threats
 
 NODES = 1_200_000  # a candidate's proof: a unit's second run in the solver
 TRIES = 5  # the best ranked candidates proved, in turn
@@ -61,11 +61,10 @@ class Rank(NamedTuple):
 
 def leaf_search(leaf: str) -> ThreatSearch:
     """The search that decides whether a reply is quiet under the `leaf` rule: threats alone
-    for Patashnik's, else the strategy's own (compiled when numba is installed). One search
+    for Patashnik's, else the strategy's own (either compiled when numba is installed). One search
     serves every question: what it remembers holds for any position."""
-    if leaf == "patashnik":
-        return PureThreatSearch(THREAT_NODES)
-    return strategy_threats(fast_prover_available()) or ThreatSearch(THREAT_NODES)
+    pure = leaf == "patashnik"
+    return strategy_threats(fast_prover_available(), pure) or ThreatSearch(THREAT_NODES)
 
 
 def strategy_search() -> ThreatSearch:

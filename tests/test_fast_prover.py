@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("numba")
 
-from qubic.core.board import winning_mask
+from qubic.core.board import Board, winning_mask
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_moves
 from qubic.core.symmetry import stabilizer
@@ -20,7 +20,7 @@ from qubic.proof.unit import last_budget
 from qubic.proof.walk import walk
 from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, Prover
-from tests.positions import QUIET_WIN, bits
+from tests.positions import COUNTERED, QUIET_WIN, bits
 
 
 @pytest.fixture(scope="module")
@@ -124,10 +124,12 @@ def test_the_solver_runs_its_units_with_the_fast_prover(tmp_path):
     assert walk(moves, strategy.load(book_path)).failures == []
 
 
-def test_its_threat_search_finds_the_python_searchs_lines_and_keeps_its_budget():
+@pytest.mark.parametrize("pure", [False, True])
+def test_its_threat_search_finds_the_python_searchs_lines_and_keeps_its_budget(pure: bool):
     from qubic.proof.fast_prover import FastThreatSearch
-    from qubic.search.threats import OutOfBudget, ThreatSearch
+    from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch
 
+    python = PureThreatSearch if pure else ThreatSearch
     rng = random.Random(11)
     compared = found = 0
     while compared < 60:
@@ -135,19 +137,32 @@ def test_its_threat_search_finds_the_python_searchs_lines_and_keeps_its_budget()
         me, you = sum(1 << c for c in cells[0::2]), sum(1 << c for c in cells[1::2])
         if winning_mask(you, me) or winning_mask(me, you):
             continue
-        expected = ThreatSearch(10**7).forced_win(me, you, shortest=False)
-        assert FastThreatSearch(10**7).forced_win(me, you, shortest=False) == expected
+        expected = python(10**7).forced_win(me, you, shortest=False)
+        assert FastThreatSearch(10**7, pure=pure).forced_win(me, you, shortest=False) == expected
         compared += 1
         found += expected is not None
     assert found >= 10  # wins found, not only none
-    search = FastThreatSearch(5)
+    search = FastThreatSearch(5, pure=pure)
     with pytest.raises(OutOfBudget):  # a search needing more positions than the budget
-        for seed in range(50):
+        for seed in range(200):
             rng = random.Random(seed)
-            cells = rng.sample(range(64), 24)
-            search.forced_win(
-                sum(1 << c for c in cells[0::2]), sum(1 << c for c in cells[1::2]), shortest=False
-            )
+            cells = rng.sample(range(64), 16)
+            me, you = sum(1 << c for c in cells[0::2]), sum(1 << c for c in cells[1::2])
+            if not winning_mask(me, you) and not winning_mask(you, me):
+                search.forced_win(me, you, shortest=False)
+
+
+def test_its_pure_searches_find_no_win_that_needs_o_to_make_threes():
+    # Each search by itself and beside one of the other kind, in either order: the tables
+    # they share or keep must not carry one rule into the other.
+    from qubic.proof.fast_prover import FastThreatSearch, FreshThreatSearch
+
+    me, you = Board.from_moves(COUNTERED).bits
+    for _ in range(2):
+        for pure in (True, False):
+            for search in (FastThreatSearch(10**6, pure=pure), FreshThreatSearch(10**6, pure)):
+                line = search.forced_win(me, you, shortest=False)
+                assert (line is None) == pure
 
 
 def test_its_fresh_threat_search_answers_as_a_new_python_search_does():

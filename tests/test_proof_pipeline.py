@@ -195,6 +195,28 @@ def test_verify_counts_the_entries_under_either_leaf_rule(tmp_path: Path) -> Non
     assert refused.returncode == 2 and "invalid choice" in refused.stderr
 
 
+@pytest.mark.slow
+def test_a_book_built_for_patashniks_rule_holds_every_entry_his_rule_counts(
+    tmp_path: Path,
+) -> None:
+    # X's only forced win here needs O's blocks to make threes: built for our rule the book
+    # needs no entry; built for his, it holds the positions his rule makes entries, and its
+    # verify under that rule finds no entry missing.
+    moves = [format_cell(cell) for cell in COUNTERED]
+    books = {}
+    for leaf in ("ours", "patashnik"):
+        folder = tmp_path / leaf
+        run = proof(
+            "all", "--start", *moves, "--dir", str(folder), "--workers", "1", "--leaf", leaf
+        )
+        assert run.returncode == 0 and "failures: 0" in run.stdout, run.stdout + run.stderr
+        books[leaf] = load(folder / "strategy.txt")
+        count = f"{len(books[leaf]):,}"
+        assert f"({leaf} leaf rule): {count} ({count} of the book's {count}, 0 more)" in run.stdout
+    assert books["ours"] == {}
+    assert len(books["patashnik"]) >= 1
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_a_stop_prints_one_line_and_no_worker_traceback(tmp_path: Path, stop: int) -> None:
     args = ["verify", "111", "114", "--workers", "2", "--dir", str(tmp_path)]

@@ -48,7 +48,7 @@ def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     entries = strategy.load(where.strategy)
     with workers(args.workers, args.scheduler) as pool:
         status = verify.check(
-            start, entries, where.verify_journal, pool=pool, fast=prover == "fast"
+            start, entries, where.verify_journal, pool=pool, fast=prover == "fast", leaf=args.leaf
         )
     times.append(f"verify {duration(time.perf_counter() - began)}")
     print("wall time: " + ", ".join(times), flush=True)
@@ -57,6 +57,7 @@ def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def add_all_arguments(parser: argparse.ArgumentParser) -> None:
     solve.add_solve_arguments(parser)
+    cli.add_leaf_argument(parser, "the leaf rule the book is built for and verified under")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
             "book",
             "write the strategy book from the checkpoint",
             book.__doc__,
-            cli.add_unit_arguments,
+            book.add_arguments,
             book.book,
         ),
         (

@@ -21,9 +21,8 @@ from qubic.core import files
 from qubic.core.board import Board
 from qubic.core.geometry import CUBE, Orientation
 from qubic.core.symmetry import lookup, orbits, stabilizer
-from qubic.proof import shrink
+from qubic.proof import cli, shrink
 from qubic.proof.checkpoint import Checkpoint, Place, place
-from qubic.proof.cli import start_and_prover
 from qubic.proof.leaf import strategy_threats
 from qubic.proof.pool import Journal, Workers, digest, run_tasks, workers
 from qubic.proof.progress import Progress
@@ -32,7 +31,7 @@ from qubic.proof.walk import Mover, Walk, walk_lines, x_lines
 from qubic.search.prover import PROVED, X_WIDTH
 from qubic.search.setups import SetupSearch
 from qubic.search.strategy import Entries, XMove, format_entries, quiet_move
-from qubic.search.threats import OutOfBudget, ThreatSearch, new_threats
+from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch, new_threats
 
 EVERY_MOVE = len(CUBE.cells)  # the width of a book gap's last try: two gaps of the first book,
 # unproved at widths 3 and 8 with 1,200,000 nodes, were proved so within 230,000
@@ -51,6 +50,7 @@ def setup_first(
     setups: int = SETUPS,
     fast: bool = False,
     scan: int = 0,
+    leaf: str = "ours",
 ) -> XMove | None:
     """X's move as the book's walk plays it where X neither wins nor blocks, and why: a forced
     win by threats as level perfect finds them, else a win with at most `setups` setups
@@ -60,12 +60,17 @@ def setup_first(
     is a new one, quiet setups first, asked about the position's canonical image:
     its answer depends on the class alone, not on the orientation the walk met it in nor on
     what was asked before, so every line through a class plays the same move there and the
-    book holds no entry the strategy does not reach."""
-    move = quiet_move(x, o, {}, search=strategy_threats(fast))
+    book holds no entry the strategy does not reach. Under Patashnik's `leaf` rule, the forced
+    wins it plays are by threats alone, and its setups are `threats_alone_first`'s."""
+    pure = leaf == "patashnik"
+    move = quiet_move(x, o, {}, search=strategy_threats(fast, pure))
     if move is None:
         orientation = orientation or CUBE.orient(x, o)
         (image_x, image_o), symmetry = orientation
-        cell = fewest_setups(image_x, image_o, setups, fast, scan)
+        if pure:
+            cell = threats_alone_first(image_x, image_o, setups, fast, scan)
+        else:
+            cell = fewest_setups(image_x, image_o, setups, fast, scan)
         move = None if cell is None else XMove(symmetry.index(cell), "setup")
     if move is None:
         cell = lookup(book, x, o, orientation)
@@ -73,12 +78,29 @@ def setup_first(
     return move
 
 
-def fewest_setups(x: int, o: int, setups: int, fast: bool, scan: int = 0) -> int | None:
+def threats_alone_first(x: int, o: int, setups: int, fast: bool, scan: int) -> int | None:
+    """`fewest_setups` for a book built for Patashnik's rule, where X has no forced win by
+    threats alone: a win with one setup whose wins after O's replies are by threats alone,
+    else the first move of a forced win whose chain needs O's blocks to make threes (an entry
+    under that rule, but one without replies to branch on), else a win with at most `setups`
+    setups by threats alone."""
+    cell = fewest_setups(x, o, min(setups, 1), fast, scan, pure=True)
+    if cell is None:
+        chain = quiet_move(x, o, {}, search=strategy_threats(fast))
+        cell = None if chain is None else chain.cell
+    if cell is None and setups > 1:
+        cell = fewest_setups(x, o, setups, fast, scan, pure=True)
+    return cell
+
+
+def fewest_setups(
+    x: int, o: int, setups: int, fast: bool, scan: int = 0, pure: bool = False
+) -> int | None:
     """X's first move of a win with the fewest setups, at most `setups`, found by a new setup
     search, quiet setups first; of the quiet ones with two or more, the cheapest within a
     scan of `scan` positions (`cheapest_setup`; 0: the first). None if there is none within
-    the search's budget."""
-    search = new_setup_search(fast)
+    the search's budget. `pure`: the wins' threats alone (`PureThreatSearch`)."""
+    search = new_setup_search(fast, pure=pure)
     for most in range(1, setups + 1):
         try:
             cell = search.forced_win(x, o, most)
@@ -86,18 +108,20 @@ def fewest_setups(x: int, o: int, setups: int, fast: bool, scan: int = 0) -> int
             return None
         if cell is not None:
             if most > 1 and scan and not new_threats(x | 1 << cell, o, cell):
-                return cheapest_setup(x, o, cell, most, fast, scan)
+                return cheapest_setup(x, o, cell, most, fast, scan, pure)
             return cell
     return None
 
 
-def cheapest_setup(x: int, o: int, found: int, setups: int, fast: bool, scan: int) -> int:
+def cheapest_setup(
+    x: int, o: int, found: int, setups: int, fast: bool, scan: int, pure: bool = False
+) -> int:
     """Of X's quiet moves at `(x, o)` that win with `setups` setups (the fewest there are;
     `found`, the first the setup search found), the one after which the fewest replies of O
     (one per class) leave X no forced win by threats: each of those needs a setup of its
     own, an entry of the book. Among equals `found`, then the lowest cell; within `scan`
     threat-search positions: the cheapest so far if the scan runs out."""
-    search = new_setup_search(fast, scan)
+    search = new_setup_search(fast, scan, pure)
     threats = search.threats
 
     def cost(cell: int, bound: int) -> int | None:
@@ -133,14 +157,14 @@ def cheapest_setup(x: int, o: int, found: int, setups: int, fast: bool, scan: in
     return best
 
 
-def new_setup_search(fast: bool, nodes: int = SETUP_NODES) -> SetupSearch:
+def new_setup_search(fast: bool, nodes: int = SETUP_NODES, pure: bool = False) -> SetupSearch:
     """A new setup search of `nodes` threat-search positions for the book, quiet setups
-    first, compiled if `fast`."""
+    first, compiled if `fast`; over threats alone if `pure` (`PureThreatSearch`)."""
     if fast:
         from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch  # the solver extra
 
-        return FastSetupSearch(FastThreatSearch(nodes), quiet_first=True)
-    return SetupSearch(ThreatSearch(nodes), quiet_first=True)
+        return FastSetupSearch(FastThreatSearch(nodes, pure=pure), quiet_first=True)
+    return SetupSearch((PureThreatSearch if pure else ThreatSearch)(nodes), quiet_first=True)
 
 
 class Gap(NamedTuple):
@@ -214,6 +238,7 @@ def write_book(
     setups: int = SETUPS,
     journal: Journal | None = None,
     count: int = 1,
+    leaf: str = "ours",
 ) -> int:
     """Walk the strategy from `start` with the checkpoint's quiet moves, X playing a win with
     at most `setups` setups before them (`setup_first`; 0, the proof's moves alone), and write
@@ -234,12 +259,12 @@ def write_book(
     with only the work in flight lost; a finished build leaves there only a record of the
     book it wrote, and a build with the same inputs finds that book up to date."""
     journal = journal or Journal(None)
-    done_key = _inputs_key(checkpoint, start, prover, nodes, setups)
+    done_key = _inputs_key(checkpoint, start, prover, nodes, setups, leaf)
     done = journal.get(done_key)
     if done is not None and path.exists() and digest(path.read_bytes()) == done["file"]:
         print(f"the book {path} is up to date: {done['entries']:,} entries", file=out)
         return int(done["status"])
-    build = Build(checkpoint, prover, nodes, setups, out, executor, journal, count)
+    build = Build(checkpoint, prover, nodes, setups, out, executor, journal, count, leaf)
     quiet, failures = build.fill(x_lines(start))
     if setups and not failures:
         quiet = build.shrink(quiet, start)
@@ -259,7 +284,7 @@ def write_book(
 
 
 def _inputs_key(
-    checkpoint: Checkpoint, start: list[int], prover: str, nodes: int, setups: int
+    checkpoint: Checkpoint, start: list[int], prover: str, nodes: int, setups: int, leaf: str
 ) -> str:
     """The digest of everything a build's book depends on: the same key, the same book."""
     return digest(
@@ -271,6 +296,7 @@ def _inputs_key(
         prover,
         nodes,
         setups,
+        leaf,
         SCAN_NODES,
         shrink.DEEP_SETUPS,
         shrink.DEEP_NODES,
@@ -294,13 +320,15 @@ class Build:
         executor: Executor | None,
         journal: Journal,
         count: int,
+        leaf: str = "ours",
     ) -> None:
         self.checkpoint, self.prover, self.nodes, self.out = checkpoint, prover, nodes, out
+        self.pure = leaf == "patashnik"
         self.executor, self.journal, self.count = executor, journal, count
         self.book = dict(checkpoint.book)
         self.widths = sorted({X_WIDTH, *checkpoint.widths.values()})
         self.mover: Mover = (
-            partial(setup_first, setups=setups, fast=prover == "fast", scan=SCAN_NODES)
+            partial(setup_first, setups=setups, fast=prover == "fast", scan=SCAN_NODES, leaf=leaf)
             if setups
             else quiet_move
         )
@@ -415,7 +443,7 @@ class Build:
             self.book,
             [(x, o) for x, o in roots],
             self.mover,
-            partial(new_setup_search, self.prover == "fast"),
+            partial(new_setup_search, self.prover == "fast", pure=self.pure),
             self.journal,
             self.executor,
             partial(Progress, out=self.out, workers=self.count, what="entries")
@@ -424,11 +452,16 @@ class Build:
         )
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    cli.add_unit_arguments(parser)
+    cli.add_leaf_argument(parser, "the leaf rule the book is built for")
+
+
 def book(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """`book`: write the strategy book from the checkpoint (positions whose quiet moves it does
     not keep are proved again). A build stopped part way resumes: every part of its walks
     and every proof it made are in the journal `book.journal`."""
-    start, prover = start_and_prover(parser, args)
+    start, prover = cli.start_and_prover(parser, args)
     where = place(args.dir, args.checkpoint)
     with workers(args.workers, args.scheduler) as pool:
         return run_book(args, where, start, prover, pool)
@@ -451,6 +484,7 @@ def run_book(
             pool.executor,
             journal=journal,
             count=pool.size,
+            leaf=args.leaf,
         )
     finally:
         journal.close()

@@ -28,6 +28,20 @@ def add_place_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_leaf_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--leaf`: the rule for the positions the strategy must hold; `what` says its use."""
+    from qubic.proof.leaf import LEAVES
+
+    parser.add_argument(
+        "--leaf",
+        choices=LEAVES,
+        default="ours",
+        help=f"{what}: ours (X's forced wins by threats, where O's blocks may make threes that "
+        "X blocks with threats) or patashnik (forced wins by threats alone; every other "
+        "position is an entry); default ours",
+    )
+
+
 def legal_moves(parser: argparse.ArgumentParser, texts: list[str], what: str) -> list[int]:
     """The cells `texts` name, a legal line from the empty cube; else a usage error naming
     them as `what`."""

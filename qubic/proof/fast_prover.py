@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -25,7 +25,7 @@ from qubic.core.geometry import CUBE
 from qubic.search import prover
 from qubic.search.prover import INF, LEAF_NODES, PROVED, X_WIDTH, Result, proof_moves, status
 from qubic.search.setups import MAX_SETUPS, SetupSearch
-from qubic.search.threats import MAX_THREATS, OutOfBudget, ThreatSearch
+from qubic.search.threats import MAX_THREATS, OutOfBudget, PureThreatSearch, ThreatSearch
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -62,10 +62,12 @@ _K1 = np.uint64(0x9E3779B97F4A7C15)
 _K2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _S1, _S2, _S4, _S29, _S32, _S56, _S58 = (np.uint64(s) for s in (1, 2, 4, 29, 32, 56, 58))
 
-# The counters in `Tables.stats`; TT_USED and RF_USED count the slots filled since a clear.
+# The counters in `Tables.stats`; TT_USED and RF_USED count the slots filled since a clear,
+# and PURE (a setting, not a counter), when nonzero, makes the threat search `PureThreatSearch`'s.
 EXPANDED, LIMIT, T_NODES, T_LIMIT, CUTS, ABORTED, LINE_LENGTH, WIDTH, LEAF, TT_USED, RF_USED = (
     range(11)
 )
+PURE = 11
 USED_LOG = 1 << 16  # filled slots remembered, so that a clear empties only those
 
 
@@ -202,6 +204,8 @@ def _attack(me, you, low_twos, high_twos, theirs, depth, ply, t):
     to `t.line` from `ply` on. `low_twos` and `high_twos` have a bit per line (lines 0-63,
     64 on) holding two of `me` and none of `you`: inside a chain these are all that matter."""
     stats = t.stats
+    if theirs != ZERO and stats[PURE] != 0:
+        return False
     stats[T_NODES] += 1
     if stats[T_NODES] > stats[T_LIMIT]:
         stats[ABORTED] = 1
@@ -593,14 +597,24 @@ class FastThreatSearch(ThreatSearch):
     remembers of refuted positions lives in fixed-size tables, shared by the instances of a
     process and cleared for each new one: an answer must not depend on the searches before."""
 
-    _shared: Tables | None = None
+    _shared: ClassVar[dict[bool, Tables]] = {}  # by `pure`
 
-    def __init__(self, nodes: int | None = None, seconds: float | None = None) -> None:
+    def __init__(
+        self, nodes: int | None = None, seconds: float | None = None, pure: bool = False
+    ) -> None:
+        """`pure`: forced wins by threats alone, as `PureThreatSearch` finds them."""
         super().__init__(nodes, seconds)
-        if FastThreatSearch._shared is None:
-            FastThreatSearch._shared = new_tables(tt_bits=2, rf_bits=RF_BITS)
-        self.tables = FastThreatSearch._shared
+        self.pure = pure
+        if pure not in FastThreatSearch._shared:
+            FastThreatSearch._shared[pure] = new_tables(tt_bits=2, rf_bits=RF_BITS)
+        self.tables = FastThreatSearch._shared[pure]
         clear_tables(self.tables)
+        self.tables.stats[PURE] = pure
+
+    def _attack(self, me: int, you: int, twos: int, theirs: int, depth: int) -> list[int] | None:
+        if self.pure and theirs:
+            return None
+        return super()._attack(me, you, twos, theirs, depth)
 
     def forced_win(
         self, me: int, you: int, max_threats: int = MAX_THREATS, shortest: bool = True
@@ -634,22 +648,25 @@ class FreshThreatSearch(ThreatSearch):
     it settles within `nodes` the Python search settles the same way, and one it cannot goes to
     the Python search."""
 
-    def __init__(self, nodes: int) -> None:
+    def __init__(self, nodes: int, pure: bool = False) -> None:
+        """`pure`: forced wins by threats alone, as `PureThreatSearch` finds them."""
         super().__init__(nodes)
         self.limit = nodes
+        self.python = PureThreatSearch if pure else ThreatSearch
         self.tables = new_tables(tt_bits=2, rf_bits=FRESH_RF_BITS)
+        self.tables.stats[PURE] = pure
 
     def forced_win(
         self, me: int, you: int, max_threats: int = MAX_THREATS, shortest: bool = True
     ) -> list[int] | None:
         if shortest or max_threats != MAX_THREATS:
-            return ThreatSearch(self.limit).forced_win(me, you, max_threats, shortest)
+            return self.python(self.limit).forced_win(me, you, max_threats, shortest)
         t = self.tables
         clear_tables(t)
         t.stats[LEAF] = self.limit
         length = int(_threat_win(np.uint64(me), np.uint64(you), t))
         if t.stats[ABORTED]:
-            return ThreatSearch(self.limit).forced_win(me, you, shortest=False)
+            return self.python(self.limit).forced_win(me, you, shortest=False)
         return t.line[:length].tolist() if length else None
 
 

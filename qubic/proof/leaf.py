@@ -11,16 +11,21 @@ from qubic.search.strategy import XMove, quiet_move
 from qubic.search.threats import OutOfBudget, PureThreatSearch, ThreatSearch
 
 
-@cache
-def strategy_threats(fast: bool) -> ThreatSearch | None:
+def strategy_threats(fast: bool, pure: bool = False) -> ThreatSearch | None:
     """The threat search that answers `quiet_move`'s question as its own new one would:
     compiled when `fast` (`FreshThreatSearch`, the solver extra), else None, `quiet_move`'s
-    default."""
+    default; with `pure`, forced wins by threats alone (`PureThreatSearch`, a new one for
+    each question when not compiled)."""
     if not fast:
-        return None
+        return PureThreatSearch(strategy.THREAT_NODES) if pure else None
+    return _compiled_threats(pure)
+
+
+@cache
+def _compiled_threats(pure: bool) -> ThreatSearch:
     from qubic.proof.fast_prover import FreshThreatSearch  # numba: the solver extra
 
-    return FreshThreatSearch(strategy.THREAT_NODES)
+    return FreshThreatSearch(strategy.THREAT_NODES, pure)
 
 
 LEAVES = ("ours", "patashnik")  # the leaf rules a walk can count the strategy's entries under
@@ -44,8 +49,10 @@ class StrategyMover:
         move = quiet_move(x, o, book, orientation, search=strategy_threats(self.fast))
         if self.leaf == "ours" or move is None or move.reason != "threats":
             return move
+        search = strategy_threats(self.fast, pure=True)
+        assert search is not None  # (a pure search is always a search of its own)
         try:
-            pure = PureThreatSearch(strategy.THREAT_NODES).forced_win(x, o, shortest=False)
+            pure = search.forced_win(x, o, shortest=False)
         except OutOfBudget:
             pure = None
         return XMove(pure[0], "threats") if pure else XMove(move.cell, "book")

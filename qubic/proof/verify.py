@@ -21,8 +21,8 @@ from typing import TextIO
 from qubic.core import files
 from qubic.core.notation import format_cell
 from qubic.proof.checkpoint import place
-from qubic.proof.cli import add_place_arguments, legal_moves
-from qubic.proof.leaf import LEAVES, StrategyMover
+from qubic.proof.cli import add_leaf_argument, add_place_arguments, legal_moves
+from qubic.proof.leaf import StrategyMover
 from qubic.proof.pool import Journal, Workers, workers
 from qubic.proof.progress import Progress
 from qubic.proof.unit import fast_prover_available
@@ -57,14 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="processes walking the subtrees after O's replies (default 2; "
         "1 walks in this process alone)",
     )
-    parser.add_argument(
-        "--leaf",
-        choices=LEAVES,
-        default="ours",
-        help="the leaf rule the entries are counted under: ours (X's forced wins by threats, "
-        "O's blocks may make threes that X blocks with threats) or patashnik (forced wins by "
-        "threats alone; the other positions count as entries); default ours",
-    )
+    add_leaf_argument(parser, "the leaf rule the entries are counted under")
     add_place_arguments(parser)
 
 
