@@ -26,7 +26,8 @@ SHIPPED = Path(__file__).with_name(STRATEGY_FILE)  # where the book builds write
 
 Entries = dict[tuple[int, int], int]
 # Why X plays a move: it completes a line, blocks O's, is the book's, starts a forced win by
-# threats, or (in the book's build) starts a win from setups.
+# threats, or (in the book's build) starts a win from setups, or, in a build for Patashnik's
+# rule, a forced win whose chain needs O's blocks to make threes.
 Reason = Literal["win", "block", "book", "threats", "setup"]
 
 
