@@ -1,0 +1,127 @@
+"""X's quiet moves chosen by the entries the book built below them needs, as choices lines.
+
+    pip install -e '.[solver]'
+    python research/subtree_choice.py "111 123 444 222" --out /tmp/sub --builds 2
+
+At a position where the strategy needs a quiet move of X, each class of X's moves that leaves
+O no forced win by threats is first ranked by an estimate two levels deep (`estimate`): over
+O's replies, the entries the book built for Patashnik's rule would need at the position after
+each, judged by the wins with setups it would play there. Then the best `--builds` are built
+for real, each by `python -m qubic.proof all --start MOVES MOVE --leaf patashnik` in a folder
+of its own under `--out`, and their counts (the move's entry and those below it) are appended
+to `--out`'s `results.txt` as they arrive, so a run stopped part way resumes. `--also CELL`
+builds a move besides the ranked ones (the book's own, to compare). The smallest, as a line of
+`qubic/proof/choices.txt`'s format, ends the output (docs/proof-log.md, "Choosing X's moves by
+the subtree built below them").
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from smallest_choice import leaf_search, quiet_replies, strategy_search, win_length
+
+from qubic.core.board import Board, winning_mask
+from qubic.core.geometry import CUBE
+from qubic.core.notation import format_cell, parse_cell, parse_moves
+from qubic.core.symmetry import orbits, stabilizer
+from qubic.proof.book import fewest_setups, threats_alone_first
+from qubic.search.threats import OutOfBudget, ThreatSearch, new_threats
+
+UNKNOWN = 20  # the entries guessed below a position where the build would play the proof's move
+BLOCKED = 3  # the entries guessed below a position where X must block O's three
+ENTRIES = re.compile(r"entries the strategy needs \(patashnik leaf rule\): ([\d,]+)")
+
+
+def entries_at(x: int, o: int, pure: ThreatSearch) -> int:
+    """The entries guessed at and below `(x, o)`, X to move, in a book built for Patashnik's
+    rule: none where X wins by threats alone, one where a single setup wins, else one and a
+    setup for each reply the build's move leaves quiet, `UNKNOWN` where it has no move."""
+    if winning_mask(x, o) or win_length(x, o, pure) is not None:
+        return 0
+    if winning_mask(o, x):
+        return BLOCKED
+    if fewest_setups(x, o, 1, True, pure=True) is not None:
+        return 1
+    cell = threats_alone_first(x, o, 2, True, 0)
+    return UNKNOWN if cell is None else 1 + len(quiet_replies(x | 1 << cell, o, pure))
+
+
+def estimate(x: int, o: int, cell: int, pure: ThreatSearch) -> int:
+    """The entries guessed below X's `cell` at `(x, o)`: summed over O's replies (one per
+    class), or, where `cell` makes a three, those at the block's position."""
+    mine = x | 1 << cell
+    three = new_threats(mine, o, cell)
+    if three:
+        return entries_at(mine, o | three, pure)
+    empty = CUBE.full_mask & ~(mine | o)
+    return sum(
+        entries_at(mine, o | 1 << reply, pure) for reply in orbits(empty, stabilizer(CUBE, mine, o))
+    )
+
+
+def candidates(x: int, o: int) -> list[int]:
+    """X's moves at `(x, o)`, one per class, that leave O no forced win by threats."""
+    theirs = strategy_search()
+    moves = []
+    for cell in orbits(CUBE.full_mask & ~(x | o), stabilizer(CUBE, x, o)):
+        try:
+            if theirs.forced_win(o, x | 1 << cell, shortest=False) is None:
+                moves.append(cell)
+        except OutOfBudget:
+            continue
+    return moves
+
+
+def build(moves: list[int], folder: Path) -> int | None:
+    """The entries `all --start MOVES --leaf patashnik` writes, the entry before the last move
+    included; None if it did not finish."""
+    line = [format_cell(cell) for cell in moves]
+    command = [sys.executable, "-m", "qubic.proof", "all", "--start", *line]
+    command += ["--dir", str(folder), "--leaf", "patashnik", "--workers", "1"]
+    with (folder.parent / f"{folder.name}.log").open("w", encoding="utf-8") as log:
+        subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
+    found = ENTRIES.findall((folder.parent / f"{folder.name}.log").read_text(encoding="utf-8"))
+    return int(found[-1].replace(",", "")) + 1 if found else None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("moves", help="the position, X to move (quoted moves)")
+    parser.add_argument("--out", type=Path, required=True, help="the folder for builds")
+    parser.add_argument("--builds", type=int, default=2, help="best estimated moves built")
+    parser.add_argument("--also", action="append", default=[], help="a move built besides")
+    args = parser.parse_args(argv)
+    moves = parse_moves(args.moves)
+    x, o = Board.from_moves(moves).bits
+    args.out.mkdir(parents=True, exist_ok=True)
+    results = args.out / "results.txt"
+    done = {}
+    if results.exists():
+        for row in results.read_text(encoding="utf-8").splitlines():
+            cell, guess, entries = row.split()
+            done[cell] = (guess, entries)
+    pure = leaf_search("patashnik")
+    ranked = sorted((estimate(x, o, cell, pure), cell) for cell in candidates(x, o))
+    print("estimates: " + " ".join(f"{format_cell(c)}:{g}" for g, c in ranked), flush=True)
+    chosen = [c for _, c in ranked[: args.builds]] + [parse_cell(c) for c in args.also]
+    guesses = {c: g for g, c in ranked}
+    for cell in chosen:
+        name = format_cell(cell)
+        if name not in done:
+            entries = build([*moves, cell], args.out / name)
+            done[name] = (str(guesses.get(cell, "-")), str(entries))
+            with results.open("a", encoding="utf-8") as file:
+                file.write(f"{name} {done[name][0]} {done[name][1]}\n")
+        print(f"{name}: estimate {done[name][0]}, entries {done[name][1]}", flush=True)
+    built = [(int(e), c) for c, (_, e) in done.items() if e != "None"]
+    if built:
+        print(f"{args.moves} {min(built)[1]}  # {min(built)[0]} entries built", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

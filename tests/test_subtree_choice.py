@@ -1,0 +1,43 @@
+"""X's moves chosen by the entries built below them (research/subtree_choice.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from qubic.core.board import Board
+from qubic.core.notation import format_cell, parse_cell, parse_moves
+from tests.positions import COUNTERED
+from tests.scripts import load_script
+
+choice = load_script("research", "subtree_choice")
+
+# X to move; its 222 leaves O no reply after which X lacks a forced win by threats alone.
+SETUP = "111 131 114 214 121 411"
+
+
+@pytest.mark.slow  # some 2 s: the threat searches compiled first
+def test_a_move_that_leaves_every_reply_a_win_by_threats_alone_is_estimated_at_nothing() -> None:
+    x, o = Board.from_moves(parse_moves(SETUP)).bits
+    pure = choice.leaf_search("patashnik")
+    assert choice.estimate(x, o, parse_cell("222"), pure) == 0
+    assert choice.estimate(x, o, parse_cell("444"), pure) > 0
+
+
+@pytest.mark.slow  # some 15 s: a position's moves estimated, the best built by `all`
+def test_the_best_estimated_move_is_built_counted_and_not_built_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    moves = " ".join(format_cell(cell) for cell in COUNTERED)
+    choice.main([moves, "--out", str(tmp_path), "--builds", "1"])
+    cell, _, entries = (tmp_path / "results.txt").read_text(encoding="utf-8").split()
+    log = (tmp_path / f"{cell}.log").read_text(encoding="utf-8")
+    below = re.findall(r"\(patashnik leaf rule\): ([\d,]+)", log)
+    assert "failures: 0" in log and int(entries) == int(below[-1]) + 1
+    assert capsys.readouterr().out.splitlines()[-1] == f"{moves} {cell}  # {entries} entries built"
+    (tmp_path / f"{cell}.log").unlink()
+    choice.main([moves, "--out", str(tmp_path), "--builds", "1"])
+    assert not (tmp_path / f"{cell}.log").exists()  # resumed from results.txt
+    assert capsys.readouterr().out.splitlines()[-1].endswith(f"{cell}  # {entries} entries built")
