@@ -1,0 +1,51 @@
+"""The entries below each entry of a strategy book (research/subtree_sizes.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from qubic.core.board import Board
+from qubic.core.geometry import CUBE
+from qubic.core.notation import format_cell, parse_moves
+from qubic.search.strategy import load
+from tests.positions import COUNTERED
+from tests.scripts import load_script
+
+sizes = load_script("research", "subtree_sizes")
+
+
+@pytest.mark.slow  # some 10 s: a book built by `all` below COUNTERED, then walked
+def test_the_first_entrys_subtree_is_the_whole_book_and_the_table_adds_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    moves = [format_cell(cell) for cell in COUNTERED]
+    command = [sys.executable, "-m", "qubic.proof", "all", "--start", *moves]
+    command += ["--dir", str(tmp_path), "--leaf", "patashnik", "--workers", "1"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0 and "failures: 0" in run.stdout, run.stdout + run.stderr
+    book = load(tmp_path / "strategy.txt")
+    assert len(book) >= 2  # X's move here, and one below it at least
+    found = sizes.sizes(book, len(COUNTERED), "patashnik")
+    assert list(found.values()) == [len(book)]  # the start is an entry, and all lie below it
+    deeper = sizes.sizes(book, len(COUNTERED) + 2, "patashnik")
+    assert deeper and all(1 <= n < len(book) for n in deeper.values())
+    sizes.main([str(tmp_path / "strategy.txt"), "--stones", str(len(COUNTERED) + 2)])
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[-1] == f"| all | {len(deeper)} | {sum(deeper.values())} |"
+    counted = [row.split(" | ")[1:3] for row in rows[2:-1]]
+    assert sum(int(entries) for entries, _ in counted) == len(deeper)
+    assert sum(int(summed.rstrip(" |")) for _, summed in counted) == sum(deeper.values())
+    sizes.main(
+        [str(tmp_path / "strategy.txt"), "--stones", str(len(COUNTERED) + 2), "--heavy", "1"]
+    )
+    listed = capsys.readouterr().out.splitlines()[len(rows) :]
+    by_key = {
+        CUBE.canonical(*Board.from_moves(parse_moves(line[1])).bits): int(line[0])
+        for line in (row.split(" ", 1) for row in listed)
+    }
+    assert by_key == {CUBE.canonical(*key): n for key, n in deeper.items()}
+    assert [int(row.split()[0]) for row in listed] == sorted(deeper.values(), reverse=True)
