@@ -79,14 +79,14 @@ def candidates(x: int, o: int) -> list[int]:
 
 def build(moves: list[int], folder: Path) -> int | None:
     """The entries `all --start MOVES --leaf patashnik` writes, the entry before the last move
-    included; None if it did not finish."""
+    included; None if it did not finish or its verify failed."""
     line = [format_cell(cell) for cell in moves]
     command = [sys.executable, "-m", "qubic.proof", "all", "--start", *line]
     command += ["--dir", str(folder), "--leaf", "patashnik", "--workers", "1"]
     with (folder.parent / f"{folder.name}.log").open("w", encoding="utf-8") as log:
-        subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
+        run = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
     found = ENTRIES.findall((folder.parent / f"{folder.name}.log").read_text(encoding="utf-8"))
-    return int(found[-1].replace(",", "")) + 1 if found else None
+    return int(found[-1].replace(",", "")) + 1 if found and run.returncode == 0 else None
 
 
 def main(argv: list[str] | None = None) -> None:
