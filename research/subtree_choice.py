@@ -10,9 +10,10 @@ each, judged by the wins with setups it would play there. Then the best `--build
 for real, each by `python -m qubic.proof all --start MOVES MOVE --leaf patashnik` in a folder
 of its own under `--out`, and their counts (the move's entry and those below it) are appended
 to `--out`'s `results.txt` as they arrive, so a run stopped part way resumes. `--also CELL`
-builds a move besides the ranked ones (the book's own, to compare). The smallest, as a line of
-`qubic/proof/choices.txt`'s format, ends the output (docs/proof-log.md, "Choosing X's moves by
-the subtree built below them").
+builds a move besides the ranked ones (the book's own, to compare); `--choices FILE` hands
+each build X's moves already chosen below it (`all --choices`), so choices can be made bottom
+up. The smallest, as a line of `qubic/proof/choices.txt`'s format, ends the output
+(docs/proof-log.md, "Choosing X's moves by the subtree built below them").
 """
 
 from __future__ import annotations
@@ -77,12 +78,13 @@ def candidates(x: int, o: int) -> list[int]:
     return moves
 
 
-def build(moves: list[int], folder: Path) -> int | None:
-    """The entries `all --start MOVES --leaf patashnik` writes, the entry before the last move
-    included; None if it did not finish or its verify failed."""
+def build(moves: list[int], folder: Path, choices: Path | None = None) -> int | None:
+    """The entries `all --start MOVES --leaf patashnik` writes (with `choices`, if any), the
+    entry before the last move included; None if it did not finish or its verify failed."""
     line = [format_cell(cell) for cell in moves]
     command = [sys.executable, "-m", "qubic.proof", "all", "--start", *line]
     command += ["--dir", str(folder), "--leaf", "patashnik", "--workers", "1"]
+    command += ["--choices", str(choices)] if choices else []
     with (folder.parent / f"{folder.name}.log").open("w", encoding="utf-8") as log:
         run = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
     found = ENTRIES.findall((folder.parent / f"{folder.name}.log").read_text(encoding="utf-8"))
@@ -95,6 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True, help="the folder for builds")
     parser.add_argument("--builds", type=int, default=2, help="best estimated moves built")
     parser.add_argument("--also", action="append", default=[], help="a move built besides")
+    parser.add_argument("--choices", type=Path, help="X's moves chosen below, for the builds")
     args = parser.parse_args(argv)
     moves = parse_moves(args.moves)
     x, o = Board.from_moves(moves).bits
@@ -113,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     for cell in chosen:
         name = format_cell(cell)
         if name not in done:
-            entries = build([*moves, cell], args.out / name)
+            entries = build([*moves, cell], args.out / name, args.choices)
             done[name] = (str(guesses.get(cell, "-")), str(entries))
             with results.open("a", encoding="utf-8") as file:
                 file.write(f"{name} {done[name][0]} {done[name][1]}\n")

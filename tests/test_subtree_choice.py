@@ -41,3 +41,11 @@ def test_the_best_estimated_move_is_built_counted_and_not_built_again(
     choice.main([moves, "--out", str(tmp_path), "--builds", "1"])
     assert not (tmp_path / f"{cell}.log").exists()  # resumed from results.txt
     assert capsys.readouterr().out.splitlines()[-1].endswith(f"{cell}  # {entries} entries built")
+
+
+def test_a_build_is_handed_the_choices_file(tmp_path: Path) -> None:
+    bad = tmp_path / "choices.txt"
+    bad.write_text("111 111\n", encoding="utf-8")  # X's choice on a taken cell: `all` refuses
+    moves = [*COUNTERED, parse_cell("222")]
+    assert choice.build(moves, tmp_path / "bad", bad) is None
+    assert "bad --choices" in (tmp_path / "bad.log").read_text(encoding="utf-8")
