@@ -12,14 +12,18 @@ of its own under `--out`, and their counts (the move's entry and those below it)
 to `--out`'s `results.txt` as they arrive, so a run stopped part way resumes. `--also CELL`
 builds a move besides the ranked ones (the book's own, to compare); `--choices FILE` hands
 each build X's moves already chosen below it (`all --choices`), so choices can be made bottom
-up. The smallest, as a line of `qubic/proof/choices.txt`'s format, ends the output
-(docs/proof-log.md, "Choosing X's moves by the subtree built below them").
+up; `--minutes M` ends a build that has not finished in M minutes (a move the prover cannot
+show won would run on) and counts it as none. The smallest, as a line of
+`qubic/proof/choices.txt`'s format, ends the output (docs/proof-log.md, "Choosing X's moves
+by the subtree built below them").
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -78,16 +82,28 @@ def candidates(x: int, o: int) -> list[int]:
     return moves
 
 
-def build(moves: list[int], folder: Path, choices: Path | None = None) -> int | None:
+def build(
+    moves: list[int], folder: Path, choices: Path | None = None, minutes: float | None = None
+) -> int | None:
     """The entries `all --start MOVES --leaf patashnik` writes (with `choices`, if any), the
-    entry before the last move included; None if it did not finish or its verify failed."""
+    entry before the last move included; None if it did not finish within `minutes` (a move
+    the prover cannot show won runs on) or its verify failed."""
     line = [format_cell(cell) for cell in moves]
     command = [sys.executable, "-m", "qubic.proof", "all", "--start", *line]
     command += ["--dir", str(folder), "--leaf", "patashnik", "--workers", "1"]
     command += ["--choices", str(choices)] if choices else []
-    with (folder.parent / f"{folder.name}.log").open("w", encoding="utf-8") as log:
-        run = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=False)
-    found = ENTRIES.findall((folder.parent / f"{folder.name}.log").read_text(encoding="utf-8"))
+    path = folder.parent / f"{folder.name}.log"
+    with path.open("w", encoding="utf-8") as log:
+        run = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            run.wait(timeout=minutes * 60 if minutes else None)
+        except subprocess.TimeoutExpired:
+            os.killpg(run.pid, signal.SIGTERM)  # the build and its workers
+            run.wait()
+            return None
+    found = ENTRIES.findall(path.read_text(encoding="utf-8"))
     return int(found[-1].replace(",", "")) + 1 if found and run.returncode == 0 else None
 
 
@@ -98,6 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--builds", type=int, default=2, help="best estimated moves built")
     parser.add_argument("--also", action="append", default=[], help="a move built besides")
     parser.add_argument("--choices", type=Path, help="X's moves chosen below, for the builds")
+    parser.add_argument("--minutes", type=float, help="a build's limit (none: to the end)")
     args = parser.parse_args(argv)
     moves = parse_moves(args.moves)
     x, o = Board.from_moves(moves).bits
@@ -116,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
     for cell in chosen:
         name = format_cell(cell)
         if name not in done:
-            entries = build([*moves, cell], args.out / name, args.choices)
+            entries = build([*moves, cell], args.out / name, args.choices, args.minutes)
             done[name] = (str(guesses.get(cell, "-")), str(entries))
             with results.open("a", encoding="utf-8") as file:
                 file.write(f"{name} {done[name][0]} {done[name][1]}\n")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,3 +51,21 @@ def test_a_build_is_handed_the_choices_file(tmp_path: Path) -> None:
     moves = [*COUNTERED, parse_cell("222")]
     assert choice.build(moves, tmp_path / "bad", bad) is None
     assert "bad --choices" in (tmp_path / "bad.log").read_text(encoding="utf-8")
+
+
+def test_a_build_past_its_minutes_is_stopped_with_its_workers_and_counts_as_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = []
+    popen = subprocess.Popen
+
+    def spy(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(choice.subprocess, "Popen", spy)
+    moves = parse_moves("111 112 444")  # minutes to build
+    assert choice.build(moves, tmp_path / "short", minutes=0.05) is None
+    assert "stopped" in (tmp_path / "short.log").read_text(encoding="utf-8")
+    sessions = subprocess.run(["ps", "-eo", "sid="], capture_output=True, text=True, check=True)
+    assert str(started[0].pid) not in sessions.stdout.split()  # the build's workers too
