@@ -56,13 +56,15 @@ def entries_at(x: int, o: int, pure: ThreatSearch) -> int:
     return UNKNOWN if cell is None else 1 + len(quiet_replies(x | 1 << cell, o, pure))
 
 
-def estimate(x: int, o: int, cell: int, pure: ThreatSearch) -> int:
+def estimate(x: int, o: int, cell: int, pure: ThreatSearch) -> int | None:
     """The entries guessed below X's `cell` at `(x, o)`: summed over O's replies (one per
-    class), or, where `cell` makes a three, those at the block's position."""
+    class), or, where `cell` makes a three, those at the block's position; None where that
+    position has no move the build would find (a three that may not win at all)."""
     mine = x | 1 << cell
     three = new_threats(mine, o, cell)
     if three:
-        return entries_at(mine, o | three, pure)
+        entries = entries_at(mine, o | three, pure)
+        return None if entries == UNKNOWN else entries
     empty = CUBE.full_mask & ~(mine | o)
     return sum(
         entries_at(mine, o | 1 << reply, pure) for reply in orbits(empty, stabilizer(CUBE, mine, o))
@@ -126,15 +128,17 @@ def main(argv: list[str] | None = None) -> None:
             cell, guess, entries = row.split()
             done[cell] = (guess, entries)
     pure = leaf_search("patashnik")
-    ranked = sorted((estimate(x, o, cell, pure), cell) for cell in candidates(x, o))
-    print("estimates: " + " ".join(f"{format_cell(c)}:{g}" for g, c in ranked), flush=True)
-    chosen = [c for _, c in ranked[: args.builds]] + [parse_cell(c) for c in args.also]
-    guesses = {c: g for g, c in ranked}
+    guesses = {cell: estimate(x, o, cell, pure) for cell in candidates(x, o)}
+    ranked = sorted(guesses, key=lambda cell: (guesses[cell] is None, guesses[cell] or 0, cell))
+    shown = (f"{format_cell(c)}:{'?' if guesses[c] is None else guesses[c]}" for c in ranked)
+    print("estimates: " + " ".join(shown), flush=True)
+    chosen = ranked[: args.builds] + [parse_cell(c) for c in args.also]
     for cell in chosen:
         name = format_cell(cell)
         if name not in done:
             entries = build([*moves, cell], args.out / name, args.choices, args.minutes)
-            done[name] = (str(guesses.get(cell, "-")), str(entries))
+            guess = guesses.get(cell, "-")
+            done[name] = ("?" if guess is None else str(guess), str(entries))
             with results.open("a", encoding="utf-8") as file:
                 file.write(f"{name} {done[name][0]} {done[name][1]}\n")
         print(f"{name}: estimate {done[name][0]}, entries {done[name][1]}", flush=True)

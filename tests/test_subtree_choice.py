@@ -28,6 +28,14 @@ def test_a_move_that_leaves_every_reply_a_win_by_threats_alone_is_estimated_at_n
     assert choice.estimate(x, o, parse_cell("444"), pure) > 0
 
 
+@pytest.mark.slow  # some 8 s: the threat searches compiled first
+def test_a_three_after_whose_block_the_build_finds_no_move_is_not_estimated() -> None:
+    x, o = Board.from_moves(parse_moves("222 144 233 234 322 334")).bits  # a book entry
+    pure = choice.leaf_search("patashnik")
+    assert choice.estimate(x, o, parse_cell("211"), pure) is None  # a three: O blocks at 244
+    assert choice.estimate(x, o, parse_cell("111"), pure) is not None
+
+
 @pytest.mark.slow  # some 15 s: a position's moves estimated, the best built by `all`
 def test_the_best_estimated_move_is_built_counted_and_not_built_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
