@@ -39,13 +39,23 @@ def test_the_first_entrys_subtree_is_the_whole_book_and_the_table_adds_up(
     counted = [row.split(" | ")[1:3] for row in rows[2:-1]]
     assert sum(int(entries) for entries, _ in counted) == len(deeper)
     assert sum(int(summed.rstrip(" |")) for _, summed in counted) == sum(deeper.values())
+    start = ["--start", " ".join(moves)]
     sizes.main(
-        [str(tmp_path / "strategy.txt"), "--stones", str(len(COUNTERED) + 2), "--heavy", "1"]
+        [
+            str(tmp_path / "strategy.txt"),
+            "--stones",
+            str(len(COUNTERED) + 2),
+            "--heavy",
+            "1",
+            *start,
+        ]
     )
     listed = capsys.readouterr().out.splitlines()[len(rows) :]
+    lines = [parse_moves(line) for _, line in (row.split(" ", 1) for row in listed)]
+    assert all(line[: len(COUNTERED)] == COUNTERED for line in lines)  # played from the start
     by_key = {
-        CUBE.canonical(*Board.from_moves(parse_moves(line[1])).bits): int(line[0])
-        for line in (row.split(" ", 1) for row in listed)
+        CUBE.canonical(*Board.from_moves(line).bits): int(row.split()[0])
+        for line, row in zip(lines, listed, strict=True)
     }
     assert by_key == {CUBE.canonical(*key): n for key, n in deeper.items()}
     assert [int(row.split()[0]) for row in listed] == sorted(deeper.values(), reverse=True)
