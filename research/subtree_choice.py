@@ -14,8 +14,11 @@ builds a move besides the ranked ones (the book's own, to compare); `--choices F
 each build X's moves already chosen below it (`all --choices`), so choices can be made bottom
 up; `--minutes M` ends a build that has not finished in M minutes (a move the prover cannot
 show won would run on) and counts it as none. The smallest, as a line of
-`qubic/proof/choices.txt`'s format, ends the output (docs/proof-log.md, "Choosing X's moves
-by the subtree built below them").
+`qubic/proof/choices.txt`'s format, ends the output, after a line for each of X's moves at 4
+stones or more on the way to it: given a line the strategy plays (`subtree_sizes.py` lists
+them), those keep the moves that lead to the choice, which the solver would otherwise leave
+to units of their own (docs/proof-log.md, "Choosing X's moves by the subtree built below
+them").
 """
 
 from __future__ import annotations
@@ -144,6 +147,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{name}: estimate {done[name][0]}, entries {done[name][1]}", flush=True)
     built = [(int(e), c) for c, (_, e) in done.items() if e != "None"]
     if built:
+        for end in range(5, len(moves), 2):  # X's moves at 4 stones and more, on the way
+            line = " ".join(format_cell(cell) for cell in moves[:end])
+            print(f"{line}  # on the way to the choice below", flush=True)
         print(f"{args.moves} {min(built)[1]}  # {min(built)[0]} entries built", flush=True)
 
 

@@ -46,7 +46,10 @@ def test_the_best_estimated_move_is_built_counted_and_not_built_again(
     log = (tmp_path / f"{cell}.log").read_text(encoding="utf-8")
     below = re.findall(r"\(patashnik leaf rule\): ([\d,]+)", log)
     assert "failures: 0" in log and int(entries) == int(below[-1]) + 1
-    assert capsys.readouterr().out.splitlines()[-1] == f"{moves} {cell}  # {entries} entries built"
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == f"{moves} {cell}  # {entries} entries built"
+    on_the_way = [" ".join(moves.split()[:end]) for end in (5, 7, 9)]  # X's at 4, 6, 8 stones
+    assert out[-4:-1] == [f"{line}  # on the way to the choice below" for line in on_the_way]
     (tmp_path / f"{cell}.log").unlink()
     choice.main([moves, "--out", str(tmp_path), "--builds", "1"])
     assert not (tmp_path / f"{cell}.log").exists()  # resumed from results.txt
