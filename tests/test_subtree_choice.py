@@ -11,6 +11,7 @@ import pytest
 
 from qubic.core.board import Board
 from qubic.core.notation import format_cell, parse_cell, parse_moves
+from qubic.proof.choices import load_choices
 from tests.positions import COUNTERED
 from tests.scripts import load_script
 
@@ -80,3 +81,11 @@ def test_a_build_past_its_minutes_is_stopped_with_its_workers_and_counts_as_none
     assert "stopped" in (tmp_path / "short.log").read_text(encoding="utf-8")
     sessions = subprocess.run(["ps", "-eo", "sid="], capture_output=True, text=True, check=True)
     assert str(started[0].pid) not in sessions.stdout.split()  # the build's workers too
+
+
+def test_the_committed_choices_name_one_move_of_x_at_each_position() -> None:
+    path = Path(__file__).parent.parent / "research" / "choices-444.txt"
+    lines = [
+        line for line in path.read_text(encoding="utf-8").splitlines() if line.split("#")[0].strip()
+    ]
+    assert len(load_choices(path)) == len(lines)  # each legal; no position chosen twice
