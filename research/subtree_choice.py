@@ -105,9 +105,11 @@ def build(
         try:
             run.wait(timeout=minutes * 60 if minutes else None)
         except subprocess.TimeoutExpired:
-            os.killpg(run.pid, signal.SIGTERM)  # the build and its workers
-            run.wait()
             return None
+        finally:  # past its minutes, or this script stopped: the build and its workers
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGTERM)
+                run.wait()
     found = ENTRIES.findall(path.read_text(encoding="utf-8"))
     return int(found[-1].replace(",", "")) + 1 if found and run.returncode == 0 else None
 
