@@ -122,7 +122,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     book = strategy.load(args.book)
     found = sizes(book, args.stones, args.leaf)
-    lines = strategy_lines(book, parse_moves(args.start), args.stones, args.leaf)
+    listed = any(n >= args.heavy for n in found.values())  # the lines' search grows with depth
+    lines = strategy_lines(book, parse_moves(args.start), args.stones, args.leaf) if listed else {}
     print("\n".join(report(found, args.heavy, lines)), flush=True)
 
 
