@@ -197,8 +197,8 @@ def test_its_fresh_threat_search_answers_as_a_new_python_search_does():
 @pytest.mark.slow
 def test_its_setup_search_answers_as_the_python_one_does():
     # At the book's positions, at a budget that binds and one that does not, in either order
-    # (quiet setups first or not): the same move, the same none, the same running out, a new
-    # search for each question.
+    # (quiet setups first or not), with blocks as setups or free: the same move, the same
+    # none, the same running out, a new search for each question.
     from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch
     from qubic.search.setups import SetupSearch
     from qubic.search.threats import OutOfBudget
@@ -211,19 +211,22 @@ def test_its_setup_search_answers_as_the_python_one_does():
             return "out of budget"
 
     outcomes: set[str] = set()
-    orders_differ = False
+    orders_differ = blocks_differ = False
     for (x, o), _ in sorted(strategy.shipped().items())[::300]:
         for nodes in (100_000, 2_000_000):
             answers = []
-            for quiet_first in (False, True):
-                expected = answer(SetupSearch(FastThreatSearch(nodes), quiet_first), x, o, nodes)
-                fast = FastSetupSearch(FastThreatSearch(nodes), quiet_first)
+            for quiet_first, free_blocks in ((False, False), (True, False), (True, True)):
+                python = SetupSearch(FastThreatSearch(nodes), quiet_first, free_blocks)
+                expected = answer(python, x, o, nodes)
+                fast = FastSetupSearch(FastThreatSearch(nodes), quiet_first, free_blocks)
                 assert answer(fast, x, o, nodes) == expected
                 outcomes.add(expected if isinstance(expected, str) else type(expected).__name__)
                 answers.append(expected)
             orders_differ |= answers[0] != answers[1]
+            blocks_differ |= answers[1] != answers[2]
     assert outcomes == {"int", "NoneType", "out of budget"}
     assert orders_differ
+    assert blocks_differ
 
 
 @pytest.mark.slow

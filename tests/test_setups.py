@@ -3,9 +3,10 @@
 Each claim is checked in the test itself with the threat search, as in test_expert.
 """
 
+from qubic.core.board import Board
 from qubic.core.notation import parse_cell
 from qubic.search.setups import SetupSearch
-from qubic.search.threats import ThreatSearch
+from qubic.search.threats import PureThreatSearch, ThreatSearch
 from tests.positions import is_quiet, replay, setup_wins
 
 NODES = 2_000_000
@@ -32,3 +33,48 @@ def test_quiet_first_the_setup_search_finds_a_quiet_setup_that_wins_alone():
     assert move is not None
     assert is_quiet(board, move)
     assert setup_wins(board, move)
+
+
+# X 111 114 411, O 444 141 414: X to move, no forced win by threats alone, and no win with one
+# setup in which each three of O's blocked counts as a setup of X's. Blocks are forced, so a
+# strategy book holds no entry for them: counted so, a single setup wins.
+FORCED_BLOCKS = ["111", "444", "114", "141", "411", "414"]
+
+
+def wins_by_threats_alone(board: Board) -> bool:
+    me, you = board.pair()
+    return PureThreatSearch(NODES).forced_win(me, you) is not None
+
+
+def wins_through_blocks(board: Board, cell: int) -> bool:
+    """After the side to move plays `cell`, every reply leaves it a win by threats alone, or
+    a single three of the opponent's whose block does the same."""
+    board.push(cell)
+    try:
+        for reply in board.legal_moves():
+            board.push(reply)
+            try:
+                if board.is_over():
+                    return False
+                if wins_by_threats_alone(board):
+                    continue
+                blocks = board.winning_cells(board.turn.other)
+                if len(blocks) != 1 or not wins_through_blocks(board, blocks[0]):
+                    return False
+            finally:
+                board.pop()
+        return True
+    finally:
+        board.pop()
+
+
+def test_a_block_that_costs_no_setup_finds_a_win_with_one():
+    board = replay(FORCED_BLOCKS)
+    x, o = board.bits
+    assert PureThreatSearch(NODES).forced_win(x, o) is None
+    assert SetupSearch(PureThreatSearch(NODES), True).forced_win(x, o, 1) is None
+    move = SetupSearch(PureThreatSearch(NODES), True, free_blocks=True).forced_win(x, o, 1)
+    assert move is not None
+    assert is_quiet(board, move)
+    assert not setup_wins(board, move)  # some reply is a three, and the win runs through its block
+    assert wins_through_blocks(board, move)

@@ -159,12 +159,14 @@ def cheapest_setup(
 
 def new_setup_search(fast: bool, nodes: int = SETUP_NODES, pure: bool = False) -> SetupSearch:
     """A new setup search of `nodes` threat-search positions for the book, quiet setups
-    first, compiled if `fast`; over threats alone if `pure` (`PureThreatSearch`)."""
+    first, compiled if `fast`; if `pure`, for Patashnik's rule: over threats alone
+    (`PureThreatSearch`), and X's blocks of O's threes free, as his count holds no entry for
+    them (the book for our rule keeps them as setups: it was built so)."""
     if fast:
         from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch  # the solver extra
 
-        return FastSetupSearch(FastThreatSearch(nodes, pure=pure), quiet_first=True)
-    return SetupSearch((PureThreatSearch if pure else ThreatSearch)(nodes), quiet_first=True)
+        return FastSetupSearch(FastThreatSearch(nodes, pure=pure), True, free_blocks=pure)
+    return SetupSearch((PureThreatSearch if pure else ThreatSearch)(nodes), True, free_blocks=pure)
 
 
 class Gap(NamedTuple):

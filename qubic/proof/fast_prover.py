@@ -727,22 +727,23 @@ def _threat_answer(me, you, s, t):
 
 
 @njit
-def _setup_attack(me, you, setups, quiet_first, s, t):
+def _setup_attack(me, you, setups, quiet_first, free_blocks, s, t):
     """`SetupSearch._attack`: a winning first move of `me` with at most `setups` setups, -1
     if none, SETUP_OUT when the budget ran out. `quiet_first`: the quiet moves in a first
-    pass, the threats in a second."""
+    pass, the threats in a second; `free_blocks`: a quiet block costs no setup."""
     slot = _threat_answer(me, you, s, t)
     if slot < 0:
         return SETUP_OUT
     if s.ans_len[slot] > 0:
         return s.ans_line[slot, 0]
-    if setups == 0:
+    theirs = _win_cells(you, me)
+    if (theirs & (theirs - ONE)) != ZERO:
+        return -1
+    cost = 0 if free_blocks and theirs != ZERO else 1
+    if setups < cost:
         return -1
     rs = np.int64(_hash(me, you) & np.uint64(s.sr_val.shape[0] - 1))
     if s.sr_key[rs, 0] == me and s.sr_key[rs, 1] == you and s.sr_val[rs] >= setups:
-        return -1
-    theirs = _win_cells(you, me)
-    if (theirs & (theirs - ONE)) != ZERO:
         return -1
     if theirs != ZERO:
         candidates = BIT[_lowest(theirs)]
@@ -763,7 +764,7 @@ def _setup_attack(me, you, setups, quiet_first, s, t):
             if quiet_first and (block != ZERO) != (phase == 1):
                 continue  # a threat in the first pass, or a quiet move in the second
             if block != ZERO:  # a threat: its block is forced, and the setups after it decide
-                found = _setup_attack(mine, you | block, setups, quiet_first, s, t)
+                found = _setup_attack(mine, you | block, setups, quiet_first, free_blocks, s, t)
                 if found == SETUP_OUT:
                     return SETUP_OUT
                 if found >= 0:
@@ -775,7 +776,9 @@ def _setup_attack(me, you, setups, quiet_first, s, t):
             length = s.ans_len[slot]
             if length > 0:
                 line = s.ans_line[slot, :length].copy()  # the slot may be taken while we use it
-                refuted = _refutations_fail(mine, you, line, length, setups - 1, quiet_first, s, t)
+                refuted = _refutations_fail(
+                    mine, you, line, length, setups - cost, quiet_first, free_blocks, s, t
+                )
                 if refuted == SETUP_OUT:
                     return SETUP_OUT
                 if refuted == 1:
@@ -787,7 +790,7 @@ def _setup_attack(me, you, setups, quiet_first, s, t):
 
 
 @njit
-def _refutations_fail(me, you, line, length, setups, quiet_first, s, t):
+def _refutations_fail(me, you, line, length, setups, quiet_first, free_blocks, s, t):
     """`SetupSearch._refutations_fail`: 1 if every reply of `you` to our threat `line` loses,
     0 if one does not, SETUP_OUT when the budget ran out."""
     slot = _threat_answer(you, me, s, t)
@@ -805,7 +808,7 @@ def _refutations_fail(me, you, line, length, setups, quiet_first, s, t):
         threes = (theirs & ~BIT[cell]) | _new_threats(yours, me, cell)
         if _still_forces(line, length, me, yours, mine & ~BIT[cell], threes):
             continue
-        found = _setup_attack(me, yours, setups, quiet_first, s, t)
+        found = _setup_attack(me, yours, setups, quiet_first, free_blocks, s, t)
         if found == SETUP_OUT:
             return SETUP_OUT
         if found < 0:
@@ -814,9 +817,9 @@ def _refutations_fail(me, you, line, length, setups, quiet_first, s, t):
 
 
 @njit
-def _setup_win(me, you, max_setups, quiet_first, s, t):
+def _setup_win(me, you, max_setups, quiet_first, free_blocks, s, t):
     for setups in range(max_setups + 1):
-        found = _setup_attack(me, you, setups, quiet_first, s, t)
+        found = _setup_attack(me, you, setups, quiet_first, free_blocks, s, t)
         if found != -1:
             return found
     return -1
@@ -828,8 +831,10 @@ class FastSetupSearch(SetupSearch):
     (threat answers, refuted setups) lives in fixed-size tables of its own, which forget on
     collision, so near its budget it may run out where the Python search would not."""
 
-    def __init__(self, threats: FastThreatSearch, quiet_first: bool = False) -> None:
-        super().__init__(threats, quiet_first)
+    def __init__(
+        self, threats: FastThreatSearch, quiet_first: bool = False, free_blocks: bool = False
+    ) -> None:
+        super().__init__(threats, quiet_first, free_blocks)
         self.fast_threats = threats
         self.tables = new_setup_tables()
 
@@ -848,7 +853,15 @@ class FastSetupSearch(SetupSearch):
         start = int(t.stats[T_NODES])
         self.tables.limit[0] = start + min(UNLIMITED, threats.node_limit - threats.nodes)
         found = int(
-            _setup_win(np.uint64(me), np.uint64(you), max_setups, self.quiet_first, self.tables, t)
+            _setup_win(
+                np.uint64(me),
+                np.uint64(you),
+                max_setups,
+                self.quiet_first,
+                self.free_blocks,
+                self.tables,
+                t,
+            )
         )
         threats.nodes += int(t.stats[T_NODES]) - start
         if found == SETUP_OUT:

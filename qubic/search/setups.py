@@ -22,13 +22,18 @@ MAX_SETUPS = 4  # deepest number of own setups searched
 class SetupSearch:
     """Forced wins whose attacker moves are threats or setups, proved against every reply."""
 
-    def __init__(self, threats: ThreatSearch, quiet_first: bool = False) -> None:
+    def __init__(
+        self, threats: ThreatSearch, quiet_first: bool = False, free_blocks: bool = False
+    ) -> None:
         """`quiet_first`: with as many setups, try the quiet moves before the threats (by
         default, every move lowest cell first). A strategy book holds each of X's moves that
         is no forced win by threats, so a threat costs it one entry more than a quiet setup
-        that wins alike: the one for the position after the block."""
+        that wins alike: the one for the position after the block. `free_blocks`: a quiet
+        block of the opponent's three costs no setup (the move is forced, so a book holds no
+        entry for it); by default it is a setup like any other quiet move."""
         self.threats = threats
         self.quiet_first = quiet_first
+        self.free_blocks = free_blocks
         self._refuted: dict[tuple[int, int], int] = {}
 
     def forced_win(
@@ -55,11 +60,12 @@ class SetupSearch:
         line = self.threats.forced_win(me, you, shortest=False)
         if line is not None:
             return line[0]
-        if setups == 0 or self._refuted.get((me, you), -1) >= setups:
-            return None
         geometry = self.threats.geometry
         theirs = winning_mask(you, me, geometry)
         if theirs & (theirs - 1):
+            return None
+        cost = 0 if theirs and self.free_blocks else 1  # the setups a quiet move spends
+        if setups < cost or self._refuted.get((me, you), -1) >= setups:
             return None
         moves = [
             (cell, new_threats(me | 1 << cell, you, cell, geometry))
@@ -75,7 +81,7 @@ class SetupSearch:
                     return cell
                 continue
             threat = self.threats.forced_win(mine, you, shortest=False)
-            if threat is not None and self._refutations_fail(mine, you, threat, setups - 1):
+            if threat is not None and self._refutations_fail(mine, you, threat, setups - cost):
                 return cell
         self._refuted[(me, you)] = setups
         return None
