@@ -5,6 +5,7 @@ Each claim is checked in the test itself with the threat search, as in test_expe
 
 from qubic.core.board import Board
 from qubic.core.notation import parse_cell
+from qubic.proof.book import fewest_setups
 from qubic.search.setups import SetupSearch
 from qubic.search.threats import PureThreatSearch, ThreatSearch
 from tests.positions import is_quiet, replay, setup_wins
@@ -78,3 +79,10 @@ def test_a_block_that_costs_no_setup_finds_a_win_with_one():
     assert is_quiet(board, move)
     assert not setup_wins(board, move)  # some reply is a three, and the win runs through its block
     assert wins_through_blocks(board, move)
+
+
+def test_the_book_for_patashniks_rule_spends_no_setup_on_a_block():
+    x, o = replay(FORCED_BLOCKS).bits
+    move = fewest_setups(x, o, 1, fast=False, pure=True)
+    assert move is not None
+    assert move == SetupSearch(PureThreatSearch(NODES), True, free_blocks=True).forced_win(x, o, 1)
