@@ -433,3 +433,19 @@ def test_of_the_quiet_wins_with_two_setups_the_book_plays_the_one_fewest_replies
     for reply in answered:  # each of them leaves X a win with one setup
         search = FastSetupSearch(FastThreatSearch(nodes), quiet_first=True)
         assert search.forced_win(x | 1 << cell, o | 1 << reply, 1) is not None
+
+
+@pytest.mark.slow
+def test_a_gap_the_walk_meets_in_another_orientation_is_proved_in_the_canonical_one():
+    # A unit the solver proved at width 8 within 4,800,000 nodes, which the same unit runs
+    # out on in the orientation a walk met it in (the whole build for Patashnik's rule at
+    # d4ce646 left it without a move).
+    pytest.importorskip("numba")
+    from qubic.proof.book import Gap, prove_again
+    from qubic.proof.unit import unit
+
+    x, o = Board.from_moves(parse_moves("111 223 114 333")).bits
+    nodes = 4_800_000
+    assert unit(x, o, nodes, 8, "fast").result.status != PROVED
+    moves = prove_again(Gap(x, o, [8], []), nodes, "fast")
+    assert CUBE.canonical(x, o) in {(mx, mo) for mx, mo, _ in moves}

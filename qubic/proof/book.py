@@ -182,11 +182,14 @@ class Gap(NamedTuple):
 
 def prove_again(gap: Gap, nodes: int, prover: str) -> list[tuple[int, int, int]]:
     """The quiet moves of a unit's proof of the gap's root, trying each of its widths in turn
-    until one proves it; if none does, of proofs of the gap's ends, each tried at the run's
-    unit width and then with every move of X. Runs in a worker process."""
-    moves = first_proof(gap.x, gap.o, gap.widths, nodes, prover)
-    if moves is not None:
-        return moves
+    until one proves it, in the orientation the walk met it in, then in its canonical one
+    (a proof within the budget can depend on it: the solver's may have been another); if none
+    does, of proofs of the gap's ends, each tried at the run's unit width and then with every
+    move of X. Runs in a worker process."""
+    for x, o in dict.fromkeys([(gap.x, gap.o), CUBE.canonical(gap.x, gap.o)]):
+        moves = first_proof(x, o, gap.widths, nodes, prover)
+        if moves is not None:
+            return moves
     widths = [UNIT_WIDTH[prover], EVERY_MOVE]
     return [move for x, o in gap.ends for move in first_proof(x, o, widths, nodes, prover) or []]
 
