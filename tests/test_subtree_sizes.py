@@ -12,28 +12,30 @@ from qubic.core.board import Board
 from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell, parse_moves
 from qubic.search.strategy import load
-from tests.positions import COUNTERED
 from tests.scripts import load_script
 
 sizes = load_script("research", "subtree_sizes")
 
+# X to move with no win of one setup, even with X's blocks free: a book of some entries below.
+START = parse_moves("111 444 114 112 332 441")
 
-@pytest.mark.slow  # some 10 s: a book built by `all` below COUNTERED, then walked
+
+@pytest.mark.slow  # some 30 s: a book built by `all` below START, then walked
 def test_the_first_entrys_subtree_is_the_whole_book_and_the_table_adds_up(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    moves = [format_cell(cell) for cell in COUNTERED]
+    moves = [format_cell(cell) for cell in START]
     command = [sys.executable, "-m", "qubic.proof", "all", "--start", *moves]
     command += ["--dir", str(tmp_path), "--leaf", "patashnik", "--workers", "1"]
     run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0 and "failures: 0" in run.stdout, run.stdout + run.stderr
     book = load(tmp_path / "strategy.txt")
     assert len(book) >= 2  # X's move here, and one below it at least
-    found = sizes.sizes(book, len(COUNTERED), "patashnik")
+    found = sizes.sizes(book, len(START), "patashnik")
     assert list(found.values()) == [len(book)]  # the start is an entry, and all lie below it
-    deeper = sizes.sizes(book, len(COUNTERED) + 2, "patashnik")
+    deeper = sizes.sizes(book, len(START) + 2, "patashnik")
     assert deeper and all(1 <= n < len(book) for n in deeper.values())
-    sizes.main([str(tmp_path / "strategy.txt"), "--stones", str(len(COUNTERED) + 2)])
+    sizes.main([str(tmp_path / "strategy.txt"), "--stones", str(len(START) + 2)])
     rows = capsys.readouterr().out.splitlines()
     assert rows[-1] == f"| all | {len(deeper)} | {sum(deeper.values())} |"
     counted = [row.split(" | ")[1:3] for row in rows[2:-1]]
@@ -44,7 +46,7 @@ def test_the_first_entrys_subtree_is_the_whole_book_and_the_table_adds_up(
         [
             str(tmp_path / "strategy.txt"),
             "--stones",
-            str(len(COUNTERED) + 2),
+            str(len(START) + 2),
             "--heavy",
             "1",
             *start,
@@ -52,7 +54,7 @@ def test_the_first_entrys_subtree_is_the_whole_book_and_the_table_adds_up(
     )
     listed = capsys.readouterr().out.splitlines()[len(rows) :]
     lines = [parse_moves(line) for _, line in (row.split(" ", 1) for row in listed)]
-    assert all(line[: len(COUNTERED)] == COUNTERED for line in lines)  # played from the start
+    assert all(line[: len(START)] == START for line in lines)  # played from the start
     by_key = {
         CUBE.canonical(*Board.from_moves(line).bits): int(row.split()[0])
         for line, row in zip(lines, listed, strict=True)
