@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from qubic.core.board import Board
 from qubic.core.notation import parse_cell, parse_moves
@@ -55,12 +56,13 @@ def random_positions(count: int, seed: int = 7) -> list[Board]:
 POSITIONS = random_positions(300)
 
 
-def wins_by_threats(board: Board) -> bool:
-    """The side to move wins at once or by a forced chain of threats."""
+def wins_by_threats(board: Board, search: Callable[[], ThreatSearch] = ThreatSearch) -> bool:
+    """The side to move wins at once or by a forced chain of threats, found by a new
+    `search()` (one of `PureThreatSearch` for chains of threats alone)."""
     me, you = board.turn, board.turn.other
     return (
         bool(board.winning_cells(me))
-        or ThreatSearch().forced_win(board.bits[me], board.bits[you]) is not None
+        or search().forced_win(board.bits[me], board.bits[you]) is not None
     )
 
 

@@ -8,7 +8,7 @@ from qubic.core.notation import parse_cell
 from qubic.proof.book import fewest_setups
 from qubic.search.setups import SetupSearch
 from qubic.search.threats import PureThreatSearch, ThreatSearch
-from tests.positions import is_quiet, replay, setup_wins
+from tests.positions import is_quiet, replay, setup_wins, wins_by_threats
 
 NODES = 2_000_000
 
@@ -42,11 +42,6 @@ def test_quiet_first_the_setup_search_finds_a_quiet_setup_that_wins_alone():
 FORCED_BLOCKS = ["111", "444", "114", "141", "411", "414"]
 
 
-def wins_by_threats_alone(board: Board) -> bool:
-    me, you = board.pair()
-    return PureThreatSearch(NODES).forced_win(me, you) is not None
-
-
 def wins_through_blocks(board: Board, cell: int) -> bool:
     """After the side to move plays `cell`, every reply leaves it a win by threats alone, or
     a single three of the opponent's whose block does the same."""
@@ -57,7 +52,7 @@ def wins_through_blocks(board: Board, cell: int) -> bool:
             try:
                 if board.is_over():
                     return False
-                if wins_by_threats_alone(board):
+                if wins_by_threats(board, lambda: PureThreatSearch(NODES)):
                     continue
                 blocks = board.winning_cells(board.turn.other)
                 if len(blocks) != 1 or not wins_through_blocks(board, blocks[0]):
