@@ -2,6 +2,8 @@
 
 import io
 import random
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -22,10 +24,37 @@ from qubic.search import strategy
 from qubic.search.prover import DISPROVED, PROVED, Prover
 from tests.positions import COUNTERED, QUIET_WIN, bits
 
+# In a fresh process: the compiled prover's and setup search's answers, then how many
+# functions it compiled (none when numba's cache held them all).
+SEARCHES = """
+import sys
+from numba.core.dispatcher import Dispatcher
+from qubic.core.board import Board
+from qubic.core.notation import parse_moves
+from qubic.proof import fast_prover as f
+x, o = Board.from_moves(parse_moves(sys.argv[1])).bits
+setups = f.FastSetupSearch(f.FastThreatSearch(2_000_000, pure=True), True, free_blocks=True)
+print(f.FastProver(tt_bits=16).prove(x, o, 5_000).status, setups.forced_win(x, o, 1))
+compiled = [v for v in vars(f).values() if isinstance(v, Dispatcher)]
+print(sum(sum(v.stats.cache_misses.values()) for v in compiled))
+"""
+
+
+@pytest.mark.slow  # a second or two, once the searches are in numba's cache
+def test_a_second_process_loads_every_compiled_search_from_the_cache():
+    command = [sys.executable, "-c", SEARCHES, "111 114 444 222 441"]
+    first, second = (
+        subprocess.run(command, capture_output=True, text=True, timeout=120) for _ in range(2)
+    )
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    answers = first.stdout.split("\n")[0]
+    assert second.stdout.split("\n")[:2] == [answers, "0"]  # the same answers, nothing compiled
+    assert answers.split()[1] != "None"  # the setup search, and its recursion, ran
+
 
 @pytest.fixture(scope="module")
 def fast() -> FastProver:
-    """One prover for the module: it compiles once (some ten seconds)."""
+    """One prover for the module, its tables allocated once."""
     return FastProver(tt_bits=16)
 
 

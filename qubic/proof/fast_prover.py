@@ -137,8 +137,11 @@ def clear_tables(t):
     t.stats[RF_USED] = 0
 
 
-# Functions that recurse, or call one that does, are compiled afresh in each process (some
-# ten seconds): numba's cache of recursive functions crashes when it is loaded.
+# Every function is cached on disk, so a process loads the compiled code in a fraction of a
+# second where compiling it takes some ten. A recursive function is called with its
+# arguments' exact types (`np.int64(MAX_THREATS)`, not the constant): a literal compiles a
+# second version whose call to the first the cache cannot link, and a loaded cache then
+# crashes. For the same reason no two functions call each other.
 
 
 @njit(cache=True)
@@ -198,7 +201,7 @@ def _rf_slot(me, you, t):
     return np.int64(_hash(me, you) & np.uint64(t.rf_val.shape[0] - 1))
 
 
-@njit
+@njit(cache=True)
 def _attack(me, you, low_twos, high_twos, theirs, depth, ply, t):
     """Whether `me` to move forces a win by threats within `depth` own threats; its moves go
     to `t.line` from `ply` on. `low_twos` and `high_twos` have a bit per line (lines 0-63,
@@ -284,7 +287,7 @@ def _attack(me, you, low_twos, high_twos, theirs, depth, ply, t):
     return False
 
 
-@njit
+@njit(cache=True)
 def _threat_win(me, you, t):
     """The length of a forced win by threats for `me` to move, left in `t.line`; 0 if none
     was found within the leaf budget."""
@@ -311,7 +314,7 @@ def _threat_win(me, you, t):
         t.line[0] = _lowest(wins)
         return 1
     stats[T_LIMIT] = stats[T_NODES] + stats[LEAF]
-    if _attack(me, you, low_twos, high_twos, theirs, MAX_THREATS, 0, t):
+    if _attack(me, you, low_twos, high_twos, theirs, np.int64(MAX_THREATS), np.int64(0), t):
         return stats[LINE_LENGTH]
     return 0
 
@@ -353,7 +356,7 @@ def _still_forces(line, length, me, you, mine, theirs):
 # The proof-number search (`qubic.search.prover`).
 
 
-@njit
+@njit(cache=True)
 def _settle(x, o, t):
     """1 if X plainly wins, -1 if it plainly does not, 0 otherwise."""
     if (x | o) == FULL:
@@ -388,7 +391,7 @@ def _score(me, you, cell):
     return total
 
 
-@njit
+@njit(cache=True)
 def _expand(x, o, ply, t):
     """Write the moves worth trying to `t.kids[ply]`, best first; return how many."""
     kids = t.kids[ply]
@@ -454,7 +457,7 @@ def _tt_store(x, o, pn, dn, move, work, t):
 _child_thresholds = njit(cache=True)(prover.child_thresholds)  # the one rule, compiled
 
 
-@njit
+@njit(cache=True)
 def _mid(x, o, pth, dth, t):
     """df-pn: search `(x, o)` until its numbers reach the thresholds or the budget ends."""
     stats = t.stats
@@ -513,10 +516,10 @@ def _mid(x, o, pth, dth, t):
     return pn, dn
 
 
-@njit
+@njit(cache=True)
 def _prove(x, o, nodes, t):
     t.stats[LIMIT] = t.stats[EXPANDED] + nodes
-    return _mid(x, o, INF, INF, t)
+    return _mid(x, o, np.int64(INF), np.int64(INF), t)
 
 
 @njit(cache=True)
@@ -528,7 +531,7 @@ def _probe(x, o, t):
     return t.tt_val[slot, 0], t.tt_val[slot, 2]
 
 
-@njit
+@njit(cache=True)
 def _replies(x, o, t):
     """O's replies the search tries at `(x, o)`, as a new array."""
     ply = _popcount(x | o)
@@ -703,7 +706,7 @@ def new_setup_tables(bits: int = SETUP_BITS) -> SetupTables:
     )
 
 
-@njit
+@njit(cache=True)
 def _threat_answer(me, you, s, t):
     """The slot of `s` holding the forced win by threats of `me` to move (its length 0 if
     none), searched once; -1 when the budget ran out."""
@@ -726,7 +729,7 @@ def _threat_answer(me, you, s, t):
     return slot
 
 
-@njit
+@njit(cache=True)
 def _setup_attack(me, you, setups, quiet_first, free_blocks, s, t):
     """`SetupSearch._attack`: a winning first move of `me` with at most `setups` setups, -1
     if none, SETUP_OUT when the budget ran out. `quiet_first`: the quiet moves in a first
@@ -776,12 +779,19 @@ def _setup_attack(me, you, setups, quiet_first, free_blocks, s, t):
             length = s.ans_len[slot]
             if length > 0:
                 line = s.ans_line[slot, :length].copy()  # the slot may be taken while we use it
-                refuted = _refutations_fail(
-                    mine, you, line, length, setups - cost, quiet_first, free_blocks, s, t
-                )
-                if refuted == SETUP_OUT:
+                status, replies = _unforced_replies(mine, you, line, length, s, t)
+                if status == SETUP_OUT:
                     return SETUP_OUT
-                if refuted == 1:
+                while status == 1 and replies != ZERO:  # each must lose to a setup in turn
+                    reply = _lowest(replies)
+                    replies ^= BIT[reply]
+                    found = _setup_attack(
+                        mine, you | BIT[reply], setups - cost, quiet_first, free_blocks, s, t
+                    )
+                    if found == SETUP_OUT:
+                        return SETUP_OUT
+                    status = 1 if found >= 0 else 0
+                if status == 1:
                     return cell
     s.sr_key[rs, 0] = me
     s.sr_key[rs, 1] = you
@@ -789,34 +799,32 @@ def _setup_attack(me, you, setups, quiet_first, free_blocks, s, t):
     return -1
 
 
-@njit
-def _refutations_fail(me, you, line, length, setups, quiet_first, free_blocks, s, t):
-    """`SetupSearch._refutations_fail`: 1 if every reply of `you` to our threat `line` loses,
-    0 if one does not, SETUP_OUT when the budget ran out."""
+@njit(cache=True)
+def _unforced_replies(me, you, line, length, s, t):
+    """`SetupSearch._refutations_fail`'s first half: (1, the replies of `you` to our threat
+    `line` after which it no longer forces a win), (0, 0) if `you` has a forced win of its
+    own, (SETUP_OUT, 0) when the budget ran out. The caller asks each reply for a setup: the
+    one recursion is `_setup_attack`'s own, as numba caches no mutual recursion."""
     slot = _threat_answer(you, me, s, t)
     if slot < 0:
-        return SETUP_OUT
+        return SETUP_OUT, ZERO
     if s.ans_len[slot] > 0:
-        return 0
+        return 0, ZERO
     mine = _win_cells(me, you)
     theirs = _win_cells(you, me)
     empty = ~(me | you) & FULL
+    replies = ZERO
     while empty != ZERO:
         cell = _lowest(empty)
         empty ^= BIT[cell]
         yours = you | BIT[cell]  # `qubic.search.threats.breaks`, inlined
         threes = (theirs & ~BIT[cell]) | _new_threats(yours, me, cell)
-        if _still_forces(line, length, me, yours, mine & ~BIT[cell], threes):
-            continue
-        found = _setup_attack(me, yours, setups, quiet_first, free_blocks, s, t)
-        if found == SETUP_OUT:
-            return SETUP_OUT
-        if found < 0:
-            return 0
-    return 1
+        if not _still_forces(line, length, me, yours, mine & ~BIT[cell], threes):
+            replies |= BIT[cell]
+    return 1, replies
 
 
-@njit
+@njit(cache=True)
 def _setup_win(me, you, max_setups, quiet_first, free_blocks, s, t):
     for setups in range(max_setups + 1):
         found = _setup_attack(me, you, setups, quiet_first, free_blocks, s, t)
