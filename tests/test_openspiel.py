@@ -256,6 +256,7 @@ def test_game_and_state_pickle_and_serialize() -> None:
     assert str(new_game) == str(game) and new_state.legal_actions() == state.legal_actions()
 
 
+@pytest.mark.slow  # some 1.5 s: the whole game tree of tic-tac-toe
 def test_tic_tac_toe_has_openspiels_own_game_tree() -> None:
     """dims=2, size=3 is tic-tac-toe: as many positions, and as many of them wins for X, for
     O and draws, as OpenSpiel's C++ tic_tac_toe."""

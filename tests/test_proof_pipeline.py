@@ -20,9 +20,10 @@ from qubic.proof.checkpoint import CHECKPOINT, Checkpoint
 from qubic.search.strategy import SHIPPED, load
 from tests.positions import COUNTERED, QUIET_END, QUIET_O_TO_MOVE
 
-# X wins here with two quiet moves; the Python prover's units of 40 nodes cannot prove it
-# alone, so the upper tree grows and the book proves some units again.
-SMALL = ["--start", *QUIET_END.split(), "--prover", "python"]
+# X wins here with two quiet moves; units of 40 nodes cannot prove it alone, so the upper
+# tree grows and the book proves some units again.
+SMALL = ["--start", *QUIET_END.split()]
+SLOWER = ["--prover", "python"]  # the same work, long enough that a kill lands part way
 
 
 def proof(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -102,6 +103,7 @@ def test_the_book_is_the_same_byte_for_byte_when_built_again(built: Path, tmp_pa
 @pytest.mark.slow
 def test_a_solve_killed_outright_resumes_from_its_journal(tmp_path: Path) -> None:
     args = ["solve", "--dir", str(tmp_path), "--unit-nodes", "10", "--workers", "1", *SMALL]
+    args += SLOWER
     solver = start(*args)
     journal = tmp_path / "proof.journal"
     wait_for(lambda: lines_in(journal) >= 3)
@@ -122,6 +124,7 @@ def test_a_solve_killed_outright_resumes_from_its_journal(tmp_path: Path) -> Non
 def test_a_book_build_killed_outright_resumes_from_its_journal(built: Path, tmp_path: Path) -> None:
     (tmp_path / "proof.txt.xz").write_bytes((built / "proof.txt.xz").read_bytes())
     args = ["book", "--dir", str(tmp_path), "--unit-nodes", "40", "--workers", "1", *SMALL]
+    args += SLOWER  # the book it writes is the compiled prover's, as `built`'s is
     build = start(*args)
     journal = tmp_path / "book.journal"
     wait_for(lambda: lines_in(journal) >= 3)
@@ -156,7 +159,7 @@ def test_a_verify_killed_outright_resumes_and_counts_the_same(tmp_path: Path) ->
 
 @pytest.mark.slow
 def test_all_from_o_to_move_walks_each_of_o_s_replies(tmp_path: Path) -> None:
-    after = ["--start", *QUIET_O_TO_MOVE.split(), "--prover", "python"]
+    after = ["--start", *QUIET_O_TO_MOVE.split()]
     run = proof("all", "--dir", str(tmp_path), "--unit-nodes", "40", "--workers", "1", *after)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "failures: 0" in run.stdout

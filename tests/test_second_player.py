@@ -128,6 +128,7 @@ def test_moves_a_symmetry_of_the_position_maps_onto_an_earlier_choice_are_measur
     assert sorted(ranked) == sorted([cell, other])
 
 
+@pytest.mark.slow  # some 2 s: 755,000 positions
 def test_the_exposure_of_every_candidate_is_measured_within_800000_positions():
     # Hard's 16 best moves and the two it ranks with them: the measure as far as SETUP_DEPTH
     # took 2,700,000 positions for them, so 600,000 ranked first the only one measured. Now

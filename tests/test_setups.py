@@ -3,6 +3,8 @@
 Each claim is checked in the test itself with the threat search, as in test_expert.
 """
 
+import pytest
+
 from qubic.core.board import Board
 from qubic.core.notation import parse_cell
 from qubic.proof.book import fewest_setups
@@ -64,6 +66,7 @@ def wins_through_blocks(board: Board, cell: int) -> bool:
         board.pop()
 
 
+@pytest.mark.slow  # some 2 s: three setup searches in Python
 def test_a_block_that_costs_no_setup_finds_a_win_with_one():
     board = replay(FORCED_BLOCKS)
     x, o = board.bits

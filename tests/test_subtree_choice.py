@@ -65,6 +65,7 @@ def test_a_build_is_handed_the_choices_file(tmp_path: Path) -> None:
     assert "bad --choices" in (tmp_path / "bad.log").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # some 3 s: a build started, then stopped
 def test_a_build_past_its_minutes_is_stopped_with_its_workers_and_counts_as_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
