@@ -124,7 +124,7 @@ def test_a_solve_killed_outright_resumes_from_its_journal(tmp_path: Path) -> Non
 def test_a_book_build_killed_outright_resumes_from_its_journal(built: Path, tmp_path: Path) -> None:
     (tmp_path / "proof.txt.xz").write_bytes((built / "proof.txt.xz").read_bytes())
     args = ["book", "--dir", str(tmp_path), "--unit-nodes", "40", "--workers", "1", *SMALL]
-    args += SLOWER  # the book it writes is the compiled prover's, as `built`'s is
+    args += SLOWER  # it writes the same book as the compiled prover wrote for `built`
     build = start(*args)
     journal = tmp_path / "book.journal"
     wait_for(lambda: lines_in(journal) >= 3)
