@@ -27,7 +27,9 @@ expert as O, O's seed varied over `--games` games against each X: plies survived
 least) and, for every game shorter than 45 plies, the ply after which X first had a forced
 win by threats, X's quiet move that made it, O's last free move before it (the moves between
 are X's threes and O's blocks), and O's moves there after which X has no win with one
-setup. Each game goes to stderr as it ends.
+setup. Each game goes to stderr as it ends, and with `--record FILE` to FILE as a line
+`O X seed winner: moves` (as `gauntlet.py --record` writes them), for the opening build
+(`python -m qubic.proof opening --games FILE`).
 """
 
 from __future__ import annotations
@@ -254,6 +256,15 @@ def run(jobs: list[tuple[str, str, int]], workers: int) -> list[Game]:
         return list(pool.map(play, *zip(*jobs, strict=True)))
 
 
+def record(games: list[Game], path: str) -> None:
+    """Append each game to `path` as `O X seed winner: moves`, a draw's winner `-`."""
+    with open(path, "a", encoding="utf-8") as file:
+        for g in games:
+            winner = "-" if g.winner == "draw" else g.winner
+            names = " ".join(format_cell(c) for c in g.moves)
+            file.write(f"{g.o} perfect-{g.x} {g.seed} {winner}: {names}\n")
+
+
 def check_rows(games: list[Game]) -> list[list[object]]:
     rows: list[list[object]] = []
     for x_name in X_NAMES[1:]:
@@ -318,6 +329,9 @@ def main() -> None:
     parser.add_argument("--x", nargs="+", default=list(X_NAMES), choices=X_NAMES)
     parser.add_argument("--o", nargs="+", default=["perfect", "expert"])
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
+    parser.add_argument(
+        "--record", metavar="FILE", help="append O's games against the perfect Xs to FILE"
+    )
     args = parser.parse_args()
     if args.check:
         proving = [x for x in args.x if x != "book"]
@@ -329,7 +343,10 @@ def main() -> None:
                 print(f"LOST: {g.x} v {g.o} seed {g.seed}: {g.winner}", file=sys.stderr)
     if args.games:
         jobs = [(x, o, seed) for x in args.x for o in args.o for seed in range(args.games)]
-        rows, notes = resistance_rows(run(jobs, args.jobs))
+        games = run(jobs, args.jobs)
+        if args.record:
+            record(games, args.record)
+        rows, notes = resistance_rows(games)
         header = ["X", "O", "games", "X-draw-O", "median plies", "least", "O median s", "O max s"]
         print()
         print(table(header, rows))

@@ -21,6 +21,7 @@ from qubic.proof.fast_prover import FastProver
 from qubic.proof.opening_build import (
     WIDTH,
     Choice,
+    Setups,
     Verdicts,
     book_entries,
     build,
@@ -30,6 +31,7 @@ from qubic.proof.opening_build import (
     read_games,
     replied,
     same_position,
+    setups_needed,
 )
 from qubic.proof.pool import Journal, workers
 from qubic.search.prover import PROVED
@@ -82,7 +84,7 @@ def test_the_book_answers_each_image_of_a_position_with_the_image_of_its_reply()
 def test_positions_outside_the_book_get_no_answer():
     deepest = max(len(line) for line, _ in ANSWERED)
     deep = Board.from_moves(
-        moves("111 114 141 441 444 414 222 333 223 332 122 133 211 244 311 344 321")
+        moves("111 114 141 441 444 414 222 333 223 332 122 133 211 244 311 344 321 412 413 421 422")
     )
     assert deep.occupied.bit_count() > deepest and not deep.is_over()
     assert book_move(deep) is None
@@ -120,11 +122,56 @@ CLASSIC_LINE = "111 114 411 441 141"
 
 @pytest.mark.slow
 def test_the_build_answers_with_the_reply_whose_loss_is_hardest_to_show(compiled):
+    # Counted to none, only X's forced wins by threats are setups' measure: after each reply
+    # but 223 (an O three, whose block needs a setup) X has none, and the prover decides.
     position = Choice(moves(CLASSIC_LINE))
     with workers(1) as pool:
-        choose([position], Verdicts(pool.executor, Journal(None)), nodes=60_000, screen=20_000)
+        known = Verdicts(pool.executor, Journal(None), setup_nodes=1_000_000, most=0)
+        choose([position], known, nodes=60_000, screen=20_000)
     assert after(Board.from_moves(position.moves), position.reply) == kind(f"{CLASSIC_LINE} 232")
-    assert position.verdict.startswith("not shown lost in 60000 expansions")
+    assert position.verdict.startswith(
+        "X has no win with 0 setups; not shown lost in 60000 expansions"
+    )
+
+
+# Against the four perfect first players of benchmarks/perfect_x.py, O's search played 444
+# here, after which X wins with three setups; they won in 35 to 39 plies. After 232 and 333
+# (one kind here) X has no win with five, and the build answers one of them.
+PERFECT_X_LINE = "111 114 141 441 121 131 323"
+
+
+@pytest.mark.slow
+def test_setups_needed_counts_xs_fewest_setups_after_a_reply():
+    x, o = Board.from_moves(moves(PERFECT_X_LINE)).bits
+
+    def count(reply: str, most: int, nodes: int) -> Setups:
+        return setups_needed((x, o | 1 << parse_cell(reply), most, nodes))
+
+    assert count("444", 3, 30_000_000) == Setups(3, True)
+    assert count("414", 3, 30_000_000) == Setups(4, False)  # none with three: it needs four
+    assert count("232", 3, 1_000) == Setups(1, False)  # the budget ran out at one
+
+
+def test_expert_and_perfect_answer_the_perfect_first_players_from_the_book():
+    board = Board.from_moves(moves(PERFECT_X_LINE))
+    for level in ("expert", "perfect"):
+        move = make_player(level, seed=1).choose(board.copy()).cell
+        assert move == book_move(board)
+        assert after(board, move) in (kind(f"{PERFECT_X_LINE} 232"), kind(f"{PERFECT_X_LINE} 333"))
+
+
+# Against the perfect first players, after the book's answers to 19 stones: X wins with five
+# setups after every reply of O's, so the second player's own search answers.
+DEEP_LINE = f"{PERFECT_X_LINE} 232 223 333 434 423 414 444 222 424 411 224 334 442 443"
+
+
+@pytest.mark.slow
+def test_the_build_leaves_a_position_where_x_wins_with_few_setups_to_the_game(compiled):
+    position = Choice(moves(DEEP_LINE))
+    with workers(1) as pool:
+        choose([position], Verdicts(pool.executor, Journal(None)), nodes=20_000, screen=20_000)
+    assert position.reply == -1
+    assert position.verdict == "X wins with 5 setups"
 
 
 def test_expert_and_perfect_answer_the_classic_machines_winning_line_from_the_book():
@@ -178,7 +225,7 @@ def test_the_build_reads_only_the_games_o_lost(tmp_path):
         "perfect random 3 -: 111 114 144\nexpert perfect 4 X: 111 114 141\n",
         encoding="utf-8",
     )
-    assert read_games([records]) == [moves("111 114 411")]
+    assert read_games([records]) == [moves("111 114 411"), moves("111 114 141")]
 
 
 @pytest.mark.slow
@@ -195,7 +242,9 @@ def test_the_build_keeps_the_book_answers_what_it_lacks_and_writes_the_same_book
         out = tmp_path / name
         out.write_text(book, encoding="utf-8")
         journal = Journal(verdicts) if keep else None  # read now: "two" reads what "one" wrote
-        new = build(out, [lost, strayed], 7, 200, 1, screen=100, shallow=5, journal=journal)
+        new = build(
+            out, [lost, strayed], 7, 200, 1, 100, shallow=5, journal=journal, setup_nodes=100_000
+        )
         if journal is not None:
             journal.close()
         books.append(out.read_bytes())
@@ -236,6 +285,7 @@ def test_a_stopped_build_says_one_line_and_resumes_from_its_verdicts(tmp_path):
     command = [
         sys.executable,
         *("-m", "qubic.proof", "opening", "--workers", "1", "--nodes", "60000"),
+        *("--setup-nodes", "100000"),
         *("--out", str(book), "--games", str(games), "--verdicts", str(verdicts)),
     ]
     build = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -248,7 +298,10 @@ def test_a_stopped_build_says_one_line_and_resumes_from_its_verdicts(tmp_path):
     assert build.returncode == 130
     *progress, said = output.strip().splitlines()  # the stones answered so far, then the stop
     assert said == f"stopped; the verdicts so far are kept in {verdicts}: run again to resume"
-    assert all(re.fullmatch(r"\d+ stones: \d+ positions answered \(.*\)", p) for p in progress)
+    assert all(
+        re.fullmatch(r"\d+ stones: \d+ positions answered, \d+ left to the game's search \(.*\)", p)
+        for p in progress
+    )
     kept = verdicts.read_text(encoding="utf-8").count("\n")
     assert book.read_text(encoding="utf-8").count("->") == 3  # the book is not written half
     again = subprocess.run(command, capture_output=True, text=True, timeout=300)

@@ -7,6 +7,7 @@ import pytest
 
 from qubic.core.board import Board
 from qubic.core.notation import parse_moves
+from qubic.proof.opening_build import read_games
 from tests.scripts import load_script
 
 pytest.importorskip("numba")  # their prover is the compiled one (the `solver` extra)
@@ -42,3 +43,17 @@ def test_the_post_mortem_finds_os_last_free_move_before_the_decisive_quiet_move(
         "O's last free move, 423 at ply 10"
     ), said
     assert "after every move of O's but 224 334 442 443 (224 334 442 443: O's threes" in said
+
+
+def test_the_record_of_os_games_reads_as_the_opening_build_reads_games(tmp_path) -> None:
+    moves = parse_moves(LOST)
+    games = [
+        p.Game("book", "perfect", 3, moves, "X"),
+        p.Game("seeded", "expert", 4, moves[:9], "draw"),
+    ]
+    path = tmp_path / "games.txt"
+    p.record(games, str(path))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == f"perfect perfect-book 3 X: {LOST}"
+    assert lines[1].startswith("expert perfect-seeded 4 -: 111 114")
+    assert read_games([path]) == [moves]  # the games O lost

@@ -3,19 +3,23 @@ search offline, the positions where the gauntlet beat the second player.
 
 The book is `--out`'s: the build starts from the entries that file holds (none if it does not
 exist yet) and keeps them. The build reads the gauntlet's games (`--games FILE`, written by
-`benchmarks/gauntlet.py --record`: the whole gauntlet's X players against the book) and, for
-every game O lost, answers each position of SHALLOW to `--deepest` stones that O met there
-while its moves followed the book and that the book lacks (one O must answer at once, a win or
-a block, is left to the game). The answer is the reply whose loss is hardest to show: every
-kind of reply is handed to the compiled prover (df-pn, `fast_prover`) for a fixed number of
-expansions; the replies it cannot show lost are the hardest, then those whose proofs took the
-most expansions, less any after which X has a forced win by threats (which any threat search
-finds at once). Near the start (fewer than TWO_PLY stones) the replies not shown lost are told
-apart two plies deep, fewest first: X's replies after which the prover shows every answer of
-O's lost within the same budget, a win X finds within the bound. None of this assumes how the
-first player plays: the second player is lost against perfect play, and a loss that a strong
-search finds only late is one that a weaker first player misses. The same inputs give the same
-book, byte for byte.
+`benchmarks/gauntlet.py --record` or `benchmarks/perfect_x.py --record`) and, for every game O
+lost, answers each position of SHALLOW to `--deepest` stones that O met there while its moves
+followed the book and that the book lacks (one O must answer at once, a win or a block, is left
+to the game). The answer is the reply that leaves X furthest from a forced win: first the reply
+after which X's forced win needs the most setups (quiet moves that threaten one,
+`qubic.search.setups`, counted to SETUPS within SETUP_NODES positions), then the reply whose
+loss is hardest to show: every kind of reply is handed to the compiled prover (df-pn,
+`fast_prover`) for a fixed number of expansions; the replies it cannot show lost are the
+hardest, then those whose proofs took the most expansions. Near the start (fewer than TWO_PLY
+stones) the replies not shown lost are told apart two plies deep, fewest first: X's replies
+after which the prover shows every answer of O's lost within the same budget, a win X finds
+within the bound. A position where X wins with SETUPS
+setups or fewer after every reply is left to the game's search, which sees as far there. None of
+this assumes how the first player plays: the second player is lost against perfect play, and a
+loss that needs many quiet moves, or that a strong search finds only late, is one that a weaker
+first player misses and a perfect one takes long to win. The same inputs give the same book,
+byte for byte.
 """
 
 from __future__ import annotations
@@ -24,12 +28,12 @@ import argparse
 import contextlib
 import os
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from qubic.core import files
 from qubic.core.board import Board, winning_mask
@@ -40,12 +44,17 @@ from qubic.proof.pool import Journal, digest, run_tasks, workers
 from qubic.proof.progress import duration
 from qubic.proof.unit import fast_prover_available, unit
 from qubic.search.prover import DISPROVED, PROVED, Result
-from qubic.search.threats import OutOfBudget, ThreatSearch
+from qubic.search.threats import OutOfBudget
+
+T = TypeVar("T", bound=tuple[int, ...])
+R = TypeVar("R")
 
 FIRST_MOVE = "111"  # X's first move: the corner, which the proof shows winning
 NODES = 200_000  # df-pn expansions for each reply that survives the screen
 SCREEN = 20_000  # expansions for every reply first: most are shown lost well within it
-DEEPEST = 11  # stones on the board in the deepest position answered (O's sixth move)
+DEEPEST = 25  # stones on the board in the deepest position answered (O's thirteenth move)
+# Against the perfect first players, from 21 stones on X won with at most SETUPS setups after
+# every reply, and the build left those positions to the game's search.
 # Positions of fewer stones are not answered: at one stone the prover shows none of O's
 # replies lost within 2,000,000 expansions, and their proof numbers are alike (571 to 832).
 SHALLOW = 3
@@ -55,7 +64,12 @@ SHALLOW = 3
 # replies after which every answer is shown lost within 200,000 range from 0 to 12 of 60.
 TWO_PLY = 5  # positions of fewer stones are measured two plies deep
 WIDTH = 8  # X's quiet moves the prover tries at a position (the solver's width)
-THREAT_NODES = 50_000  # threat-search positions to look for X's forced win after a reply
+SETUPS = 5  # X's setups counted after a reply: replies that need more are alike
+# At `111 114 141 441 121 131 323` X wins with three setups after O's 444 and 223, four after
+# 414 and five after 222, and has none with five after 232 and 333 (75 s and 5.5 minutes
+# alone). Counted to four, 222 ties with those two, and its games were the shorter
+# (docs/levels.md, the opening book).
+SETUP_NODES = 3_000_000_000  # threat-search positions for the count after each reply
 
 
 def hardest_first(result: Result) -> tuple[int, int]:
@@ -78,11 +92,46 @@ def describe(result: Result) -> str:
     return f"not shown lost in {result.expanded} expansions (pn {result.pn})"
 
 
+class Setups(NamedTuple):
+    """`setups_needed`'s answer: the setups counted, and whether X's win was found with them
+    (else X has none with fewer, and with `setups` the search ran out of budget or, past
+    SETUPS, was not made)."""
+
+    setups: int
+    found: bool
+
+
+def describe_setups(setups: Setups, most: int) -> str:
+    """`setups_needed`'s answer after a reply, counted to `most`, as the book's comment."""
+    if setups.found:
+        return f"X wins with {setups.setups} setup{'' if setups.setups == 1 else 's'}"
+    if setups.setups > most:
+        return f"X has no win with {most} setup{'' if most == 1 else 's'}"
+    return f"X's win with {setups.setups} setups not searched to the end"
+
+
 def measure(task: tuple[int, int, int]) -> Result:
     """The prover's verdict on the position `(x, o)`, X to move, within `nodes` expansions,
     from clear tables (so the answer does not depend on what the worker proved before)."""
     x, o, nodes = task
     return unit(x, o, nodes, WIDTH, "fast").result
+
+
+def setups_needed(task: tuple[int, int, int, int]) -> Setups:
+    """The fewest setups with which X, to move at `(x, o)`, has a forced win, counted to
+    `most` (0: a forced win by threats), within `nodes` threat-search positions. A count the
+    budget did not reach the end of is ranked with the wins that need that many."""
+    from qubic.proof.fast_prover import FastSetupSearch, FastThreatSearch  # the solver extra
+
+    x, o, most, nodes = task
+    search = FastSetupSearch(FastThreatSearch(nodes))
+    for setups in range(most + 1):
+        try:
+            if search.forced_win(x, o, setups) is not None:
+                return Setups(setups, True)
+        except OutOfBudget:
+            return Setups(setups, False)
+    return Setups(most + 1, False)
 
 
 @dataclass
@@ -116,21 +165,50 @@ def kinds(board: Board) -> dict[int, int]:
 
 
 class Verdicts:
-    """The prover's verdicts by position and budget, proved in `executor`'s workers (else
-    here) and kept in `journal` so that a rebuild proves nothing twice: from clear tables, the
-    same position and budget always get the same verdict."""
+    """The prover's verdicts by position and budget, and X's setups counted after each reply,
+    found in `executor`'s workers (else here) and kept in `journal` so that a rebuild searches
+    nothing twice: from clear tables, the same question always gets the same answer. Setups
+    are counted to `most` within `setup_nodes` positions."""
 
-    def __init__(self, executor: Executor | None, journal: Journal) -> None:
+    def __init__(
+        self,
+        executor: Executor | None,
+        journal: Journal,
+        setup_nodes: int = SETUP_NODES,
+        most: int = SETUPS,
+    ) -> None:
         self.executor = executor
         self.journal = journal
+        self.setup_nodes = setup_nodes
+        self.most = most
 
     def run(self, tasks: list[tuple[int, int, int]]) -> list[Result]:
         """The verdicts on `tasks` (x, o, budget), proving those the journal lacks."""
+        return self._answers("verdict", measure, tasks, _encode, _decode)
+
+    def setups(self, positions: list[tuple[int, int]]) -> list[Setups]:
+        """`setups_needed` at each position (x, o), X to move."""
+        tasks = [(x, o, self.most, self.setup_nodes) for x, o in positions]
+        return self._answers("setups", setups_needed, tasks, list, _setups)
+
+    def _answers(
+        self,
+        kind: str,
+        run: Callable[[T], R],
+        tasks: list[T],
+        encode: Callable[[R], Any],
+        decode: Callable[[Any], R],
+    ) -> list[R]:
         new = list(dict.fromkeys(tasks))
-        keys = [digest("verdict", *task) for task in new]
-        found = run_tasks(measure, new, keys, self.journal, _encode, _decode, self.executor)
+        keys = [digest(kind, *task) for task in new]
+        found = run_tasks(run, new, keys, self.journal, encode, decode, self.executor)
         known = dict(zip(new, found))
         return [known[task] for task in tasks]
+
+
+def _setups(data: list[Any]) -> Setups:
+    count, found = data
+    return Setups(count, found)
 
 
 def _encode(result: Result) -> list[Any]:
@@ -168,32 +246,41 @@ def verdicts(
 
 
 def choose(positions: Sequence[Choice], known: Verdicts, nodes: int, screen: int = SCREEN) -> None:
-    """Answer each position with the reply whose loss is hardest to show (`verdicts`; near the
-    start, `exposed` first among those not shown lost), ties to the lower cell. A reply shown
-    lost after which X has a forced win by threats is chosen only if all are: the prover's X
-    may find such a win late, any threat search at once."""
+    """Answer each position with the reply that leaves X furthest from a forced win: the most
+    setups X needs (`setups_needed`), then the prover's verdict (`verdicts`, by its kind:
+    not lost, not shown lost, shown lost), then, among those alike, near the start `exposed`,
+    then the loss hardest to show; ties to the lower cell. A position where X wins with as
+    many setups as are counted or fewer after every reply is left unanswered (its reply -1):
+    there the second player's own search, which measures every reply's exposure to such wins,
+    sees as far as the book would."""
     found = verdicts([choice.moves for choice in positions], known, nodes, screen)
     for choice, results in zip(positions, found):
         board = Board.from_moves(choice.moves)
+        x, o = board.bits[board.first], board.bits[board.turn]
+        cells = sorted(results)
+        setups = dict(zip(cells, known.setups([(x, o | 1 << cell) for cell in cells])))
+        first = {cell: (-setups[cell].setups, hardest_first(results[cell])[0]) for cell in cells}
+        best = [cell for cell in cells if first[cell] == min(first.values())]
+        choice.verdict = describe_setups(setups[best[0]], known.most)
+        if all(setups[cell].found for cell in best):
+            continue
         deep: dict[int, tuple[int, int]] = {}
         if len(choice.moves) < TWO_PLY:
-            alive = [cell for cell in sorted(results) if results[cell].status != PROVED]
-            deep = exposed(board, alive, known, nodes)
-        ranked = sorted(sorted(results), key=partial(rank, results, deep))
-        best = next((c for c in ranked if not threatened(board, c, results[c])), ranked[0])
-        choice.reply, choice.verdict = best, describe(results[best])
-        if best in deep:
-            lost, replies = deep[best]
+            deep = exposed(board, [c for c in best if results[c].status != PROVED], known, nodes)
+        reply = choice.reply = min(best, key=partial(rank, results, deep))
+        said = describe_setups(setups[reply], known.most)
+        choice.verdict = f"{said}; {describe(results[reply])}"
+        if reply in deep:
+            lost, replies = deep[reply]
             choice.verdict += f"; {lost} of X's {replies} replies leave every answer shown lost"
 
 
 def rank(
     results: dict[int, Result], deep: dict[int, tuple[int, int]], cell: int
-) -> tuple[int, int, int]:
-    """A sort key, the best reply first: `hardest_first`, the replies not shown lost told
-    apart first by `exposed` where it was measured (`deep`)."""
-    first, second = hardest_first(results[cell])
-    return first, deep.get(cell, (0, 0))[0], second
+) -> tuple[int, int]:
+    """A sort key among replies alike in setups and the prover's kind of verdict, the best
+    first: `exposed` where it was measured (`deep`), then the loss hardest to show."""
+    return deep.get(cell, (0, 0))[0], hardest_first(results[cell])[1]
 
 
 def exposed(
@@ -232,18 +319,6 @@ def exposed(
     return {reply: (lost, replies) for reply, (lost, replies) in counts.items()}
 
 
-def threatened(board: Board, cell: int, result: Result) -> bool:
-    """Whether X, after O's `cell`, has a forced win by threats (only looked for when the
-    prover showed the reply lost; a search out of budget counts as none)."""
-    if result.status != PROVED:
-        return False
-    x, o = board.bits[board.first], board.bits[board.turn] | 1 << cell
-    try:
-        return ThreatSearch(THREAT_NODES).forced_win(x, o, shortest=False) is not None
-    except OutOfBudget:
-        return False
-
-
 def must_answer(board: Board) -> bool:
     """O has a win or must block one: the game's own search answers."""
     me, you = board.pair()
@@ -251,15 +326,15 @@ def must_answer(board: Board) -> bool:
 
 
 def read_games(paths: Iterable[Path]) -> list[list[int]]:
-    """The moves of every game O lost in the gauntlet's records ('level opponent seed winner:
-    moves', the winner X, O or -), except to a perfect X, which wins whatever O plays: its
-    games do not tell which replies hold."""
+    """The moves of every game O lost in the records ('level opponent seed winner: moves', the
+    winner X, O or -). A perfect X's games count too: it wins whatever O plays, and where it
+    wins soon, O's replies there left it a win with few setups."""
     games = []
     for path in paths:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             heading, _, moves = line.partition(":")
             words = heading.split()
-            if len(words) == 4 and words[3] == "X" and words[1] != "perfect":
+            if len(words) == 4 and words[3] == "X":
                 with where(path, number):
                     games.append(parse_moves(moves))
     return games
@@ -293,6 +368,7 @@ def build(
     screen: int = SCREEN,
     shallow: int = SHALLOW,
     journal: Journal | None = None,
+    setup_nodes: int = SETUP_NODES,
 ) -> list[Choice]:
     """Answer, with `choose`, every position of `shallow` to `deepest` stones, O to move, that
     the book in `out` lacks and that one of the `games` reaches while O's moves there follow
@@ -304,7 +380,7 @@ def build(
     new: list[Choice] = []
     began = time.perf_counter()
     with workers(count) as team:
-        known = Verdicts(team.executor, journal or Journal(None))
+        known = Verdicts(team.executor, journal or Journal(None), setup_nodes)
         for stones in range(1, deepest + 1, 2):
             if stones >= shallow:
                 todo: dict[tuple[int, int], Choice] = {}
@@ -315,10 +391,12 @@ def build(
                         if key not in answers:
                             todo.setdefault(key, Choice(image))
                 choose(list(todo.values()), known, nodes, min(screen, nodes))
-                answers.update(todo)
-                new += todo.values()
+                answered = {key: c for key, c in todo.items() if c.reply >= 0}
+                answers.update(answered)
+                new += answered.values()
                 print(
-                    f"{stones} stones: {len(todo)} positions answered "
+                    f"{stones} stones: {len(answered)} positions answered, "
+                    f"{len(todo) - len(answered)} left to the game's search "
                     f"({duration(time.perf_counter() - began)})",
                     flush=True,
                 )
@@ -423,7 +501,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="*",
         default=[Path(__file__).parent / "opening-games.txt"],
         metavar="FILE",
-        help="records of games (benchmarks/gauntlet.py --record) whose positions O answers "
+        help="records of games (benchmarks/gauntlet.py or perfect_x.py --record) whose "
+        "positions O answers "
         "(default: the package's, qubic/proof/opening-games.txt)",
     )
     parser.add_argument(
@@ -440,17 +519,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"df-pn expansions for each reply not shown lost by the screen (default {NODES})",
     )
     parser.add_argument(
+        "--setup-nodes",
+        type=int,
+        default=SETUP_NODES,
+        metavar="N",
+        help=f"threat-search positions for each count of X's setups after a reply "
+        f"(default {SETUP_NODES:,})",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=os.cpu_count() or 1,
-        help="processes running the prover (default: %(default)s, the cores)",
+        help="processes running the searches (default: %(default)s, the cores)",
     )
     parser.add_argument(
         "--verdicts",
         type=Path,
         default=Path(__file__).parent / "opening.verdicts",
         metavar="FILE",
-        help="the prover's verdicts, kept so that a rebuild or a stopped build proves "
+        help="the searches' answers, kept so that a rebuild or a stopped build searches "
         "nothing twice (default: qubic/proof/opening.verdicts)",
     )
 
@@ -471,6 +558,7 @@ def opening(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             args.nodes,
             args.workers,
             journal=journal,
+            setup_nodes=args.setup_nodes,
         )
     except ValueError as error:  # a line of the book or of a games file that does not read
         parser.error(str(error))
