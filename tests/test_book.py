@@ -154,10 +154,13 @@ def test_setups_needed_counts_xs_fewest_setups_after_a_reply():
 
 # Hard as X in the gauntlet (seeds 500 to 563): after 444 here X has no win with five setups.
 HARD_LINE = "223 233 232 322 323 144 411 114 414 141 332"
+# Sage as X in the ladder's games, after O's 232 at PERFECT_X_LINE: the same after 113.
+SAGE_LINE = "323 223 322 332 321 324 411 144 141 231 414 232 413 412 233 143 114"
 
 
 @pytest.mark.parametrize(
-    ("line", "replies"), [(PERFECT_X_LINE, ("232", "333")), (HARD_LINE, ("444",))]
+    ("line", "replies"),
+    [(PERFECT_X_LINE, ("232", "333")), (HARD_LINE, ("444",)), (SAGE_LINE, ("113",))],
 )
 def test_expert_and_perfect_answer_by_the_setups_x_needs_from_the_book(line, replies):
     board = Board.from_moves(moves(line))
