@@ -14,12 +14,11 @@ loss is hardest to show: every kind of reply is handed to the compiled prover (d
 hardest, then those whose proofs took the most expansions. Near the start (fewer than TWO_PLY
 stones) the replies not shown lost are told apart two plies deep, fewest first: X's replies
 after which the prover shows every answer of O's lost within the same budget, a win X finds
-within the bound. A position where X wins with SETUPS
-setups or fewer after every reply is left to the game's search, which sees as far there. None of
-this assumes how the first player plays: the second player is lost against perfect play, and a
-loss that needs many quiet moves, or that a strong search finds only late, is one that a weaker
-first player misses and a perfect one takes long to win. The same inputs give the same book,
-byte for byte.
+within the bound. A position where X wins with SETUPS setups or fewer after every reply is left
+to the game's search: the count no longer tells the replies apart. None of this assumes how the
+first player plays: the second player is lost against perfect play, and a loss that needs many
+quiet moves, or that a strong search finds only late, is one that a weaker first player misses
+and a perfect one takes long to win. The same inputs give the same book, byte for byte.
 """
 
 from __future__ import annotations
@@ -250,9 +249,10 @@ def choose(positions: Sequence[Choice], known: Verdicts, nodes: int, screen: int
     setups X needs (`setups_needed`), then the prover's verdict (`verdicts`, by its kind:
     not lost, not shown lost, shown lost), then, among those alike, near the start `exposed`,
     then the loss hardest to show; ties to the lower cell. A position where X wins with as
-    many setups as are counted or fewer after every reply is left unanswered (its reply -1):
-    there the second player's own search, which measures every reply's exposure to such wins,
-    sees as far as the book would."""
+    many setups as are counted or fewer after every reply is left unanswered (its reply -1)
+    to the second player's own search, which measures each reply's exposure: there the count
+    no longer tells the replies apart, and against the perfect first players the game's search
+    played such positions better than the prover's ranking (docs/levels.md)."""
     found = verdicts([choice.moves for choice in positions], known, nodes, screen)
     for choice, results in zip(positions, found):
         board = Board.from_moves(choice.moves)
