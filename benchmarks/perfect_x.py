@@ -28,8 +28,8 @@ least) and, for every game shorter than 45 plies, the ply after which X first ha
 win by threats, X's quiet move that made it, O's last free move before it (the moves between
 are X's threes and O's blocks), and O's moves there after which X has no win with one
 setup. Each game goes to stderr as it ends, and with `--record FILE` to FILE as a line
-`O X seed winner: moves` (as `gauntlet.py --record` writes them), for the opening build
-(`python -m qubic.proof opening --games FILE`).
+`O perfect-X seed winner: moves` (as `gauntlet.py --record` writes its games), for the opening
+build (`python -m qubic.proof opening --games FILE`).
 """
 
 from __future__ import annotations
