@@ -188,7 +188,7 @@ class Verdicts:
     def setups(self, positions: list[tuple[int, int]]) -> list[Setups]:
         """`setups_needed` at each position (x, o), X to move."""
         tasks = [(x, o, self.most, self.setup_nodes) for x, o in positions]
-        return self._answers("setups", setups_needed, tasks, list, _setups)
+        return self._answers("setups", setups_needed, tasks, list, Setups._make)
 
     def _answers(
         self,
@@ -203,11 +203,6 @@ class Verdicts:
         found = run_tasks(run, new, keys, self.journal, encode, decode, self.executor)
         known = dict(zip(new, found))
         return [known[task] for task in tasks]
-
-
-def _setups(data: list[Any]) -> Setups:
-    count, found = data
-    return Setups(count, found)
 
 
 def _encode(result: Result) -> list[Any]:
