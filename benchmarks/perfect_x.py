@@ -3,7 +3,10 @@
     .venv/bin/python benchmarks/perfect_x.py --check 4            # each X against defenders
     .venv/bin/python benchmarks/perfect_x.py --games 10 --jobs 16 # O's resistance (long)
 
-Three perfect X players besides the strategy book's (`book`: level perfect as X):
+Three perfect X players besides the strategy book's (`book`: level perfect as X), and, with
+`--other FILE`, a fourth (`other`): level perfect as X playing another strategy book, FILE, as
+`python -m qubic.proof book` writes it from another proof (the research build of
+`research/proof-444.txt.xz`, whose second move is 444: [docs/proof-log.md](../docs/proof-log.md)):
 
 - `seeded` proves its move at each turn: it tries its best-ranked quiet moves other than the
   book's (and the book's images), in an order drawn by its seed, each with the compiled df-pn
@@ -35,6 +38,7 @@ build (`python -m qubic.proof opening --games FILE`).
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import sys
@@ -42,6 +46,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bench import table
 
@@ -50,6 +55,7 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
 from qubic.core.symmetry import lookup, orbits, stabilizer
 from qubic.players.levels import make_player
+from qubic.players.perfect import PerfectPlayer
 from qubic.proof.fast_prover import FastProver
 from qubic.search import strategy
 from qubic.search.prover import PROVED, ranked_cells
@@ -129,22 +135,33 @@ class ProvingX:
 
 
 class BookX:
-    """Level perfect as X: the strategy book."""
+    """Level perfect as X: the strategy book, the shipped one or `book`."""
 
-    def __init__(self, seed: int) -> None:
-        self.player = make_player("perfect", seed)
+    def __init__(self, seed: int, book: strategy.Entries | None = None) -> None:
+        self.player = PerfectPlayer(seed, book)
 
     def choose(self, board: Board) -> int:
         return self.player.choose(board.copy()).cell
 
 
-def make_x(name: str, seed: int) -> BookX | ProvingX:
+def make_x(name: str, seed: int, other: str | None = None) -> BookX | ProvingX:
+    """The X player `name`; `other`: the strategy file of X `other`."""
     if name == "book":
         return BookX(seed)
+    if name == "other":
+        if other is None:
+            raise ValueError("X 'other' plays the strategy book given with --other FILE")
+        return BookX(seed, other_book(other))
     return ProvingX(seed, name)
 
 
-X_NAMES = ("book", "seeded", "quickest", "fastest")
+@functools.cache
+def other_book(path: str) -> strategy.Entries:
+    """The strategy book of X `other`, read once a process."""
+    return strategy.load(Path(path))
+
+
+X_NAMES = ("book", "seeded", "quickest", "fastest", "other")
 
 
 def make_o(name: str, seed: int) -> Callable[[Board], int]:
@@ -173,9 +190,9 @@ class Game:
     o_seconds: list[float] = field(default_factory=list)
 
 
-def play(x_name: str, o_name: str, seed: int) -> Game:
-    """One game, X first; O's seed `seed`, X's seed derived from it."""
-    x, o = make_x(x_name, seed + 7919), make_o(o_name, seed)
+def play(x_name: str, o_name: str, seed: int, other: str | None = None) -> Game:
+    """One game, X first; O's seed `seed`, X's seed derived from it; `other`: as `make_x`."""
+    x, o = make_x(x_name, seed + 7919, other), make_o(o_name, seed)
     board = Board()
     o_seconds = []
     while not board.is_over():
@@ -249,11 +266,11 @@ def _threes_made(moves: list[int], ply: int) -> int:
     return new_threats(x | 1 << moves[ply - 1], o, moves[ply - 1])
 
 
-def run(jobs: list[tuple[str, str, int]], workers: int) -> list[Game]:
+def run(jobs: list[tuple[str, str, int]], workers: int, other: str | None = None) -> list[Game]:
     if workers <= 1:
-        return [play(*job) for job in jobs]
+        return [play(*job, other) for job in jobs]
     with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(play, *zip(*jobs, strict=True)))
+        return list(pool.map(play, *zip(*jobs, strict=True), [other] * len(jobs)))
 
 
 def record(games: list[Game], path: str) -> None:
@@ -276,7 +293,9 @@ def check_rows(games: list[Game]) -> list[list[object]]:
                 x_name,
                 len(mine),
                 sum(g.winner == "X" for g in mine),
-                f"{sum(g.own for g in mine)} of {sum(g.quiet for g in mine)}",
+                "-"
+                if x_name == "other"
+                else f"{sum(g.own for g in mine)} of {sum(g.quiet for g in mine)}",
             ]
         )
     return rows
@@ -326,24 +345,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", type=int, default=0, help="games against each defender")
     parser.add_argument("--games", type=int, default=0, help="games against each perfect X")
-    parser.add_argument("--x", nargs="+", default=list(X_NAMES), choices=X_NAMES)
+    parser.add_argument(
+        "--x", nargs="+", choices=X_NAMES, help="the X players (default: all, `other` with --other)"
+    )
+    parser.add_argument(
+        "--other", metavar="FILE", help="X `other`'s strategy book (python -m qubic.proof book)"
+    )
     parser.add_argument("--o", nargs="+", default=["perfect", "expert"])
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     parser.add_argument(
         "--record", metavar="FILE", help="append O's games against the perfect Xs to FILE"
     )
     args = parser.parse_args()
+    if args.x is None:
+        args.x = [x for x in X_NAMES if x != "other" or args.other]
+    if "other" in args.x and not args.other:
+        parser.error("X other plays the strategy book given with --other FILE")
     if args.check:
         proving = [x for x in args.x if x != "book"]
         jobs = [(x, o, seed) for x in proving for o in DEFENDERS for seed in range(args.check)]
-        games = run(jobs, args.jobs)
+        games = run(jobs, args.jobs, args.other)
         print(table(["X", "games", "X won", "quiet moves not the book's"], check_rows(games)))
         for g in games:
             if g.winner != "X":
                 print(f"LOST: {g.x} v {g.o} seed {g.seed}: {g.winner}", file=sys.stderr)
     if args.games:
         jobs = [(x, o, seed) for x in args.x for o in args.o for seed in range(args.games)]
-        games = run(jobs, args.jobs)
+        games = run(jobs, args.jobs, args.other)
         if args.record:
             record(games, args.record)
         rows, notes = resistance_rows(games)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from qubic.core.board import Board
-from qubic.core.notation import parse_moves
+from qubic.core.notation import format_cell, parse_cell, parse_moves
 from qubic.proof.opening_build import read_games
+from qubic.search import strategy
 from tests.scripts import load_script
 
 pytest.importorskip("numba")  # their prover is the compiled one (the `solver` extra)
@@ -57,3 +58,19 @@ def test_the_record_of_os_games_reads_as_the_opening_build_reads_games(tmp_path)
     assert lines[0] == f"perfect perfect-book 3 X: {LOST}"
     assert lines[1].startswith("expert perfect-seeded 4 -: 111 114")
     assert read_games([path]) == [moves]  # the games O lost
+
+
+def test_x_other_plays_the_strategy_book_it_is_given(tmp_path) -> None:
+    # A book of one entry, X's first move: 114 where the shipped book plays 111.
+    path = tmp_path / "strategy.txt"
+    path.write_text(strategy.format_entries([((0, 0), parse_cell("114"))]), encoding="ascii")
+    game = p.play("other", "random", 1, str(path))
+    assert format_cell(game.moves[0]) == "114"
+    shipped = p.play("other", "easy", 5, str(strategy.SHIPPED))
+    assert shipped.winner == "X"
+    assert shipped.moves == p.play("book", "easy", 5).moves
+
+
+def test_x_other_needs_its_book() -> None:
+    with pytest.raises(ValueError, match="--other"):
+        p.make_x("other", 1)
