@@ -116,7 +116,7 @@ def typed_rating(text: str) -> int | None:
 
 
 def step_words(step: Step) -> str:
-    """A step as the game names it: `1339 (SHREWD)`."""
+    """A step as the game names it: `1367 (SHREWD)`."""
     return f"{step.rating} ({step.name.upper()})"
 
 
