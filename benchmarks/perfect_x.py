@@ -5,8 +5,8 @@
 
 Three perfect X players besides the strategy book's (`book`: level perfect as X), and, with
 `--other FILE`, a fourth (`other`): level perfect as X playing another strategy book, FILE, as
-`python -m qubic.proof book` writes it from another proof (the research build of
-`research/proof-444.txt.xz`, whose second move is 444: [docs/proof-log.md](../docs/proof-log.md)):
+`python -m qubic.proof book` writes it from another proof (such as the research build of
+`research/proof-444.txt.xz`, whose second move is 444; docs/benchmarks.md says how):
 
 - `seeded` proves its move at each turn: it tries its best-ranked quiet moves other than the
   book's (and the book's images), in an order drawn by its seed, each with the compiled df-pn
@@ -362,8 +362,8 @@ def main() -> None:
     if "other" in args.x and not args.other:
         parser.error("X other plays the strategy book given with --other FILE")
     if args.check:
-        proving = [x for x in args.x if x != "book"]
-        jobs = [(x, o, seed) for x in proving for o in DEFENDERS for seed in range(args.check)]
+        checked = [x for x in args.x if x != "book"]
+        jobs = [(x, o, seed) for x in checked for o in DEFENDERS for seed in range(args.check)]
         games = run(jobs, args.jobs, args.other)
         print(table(["X", "games", "X won", "quiet moves not the book's"], check_rows(games)))
         for g in games:
