@@ -318,7 +318,7 @@ def resistance_rows(games: list[Game]) -> tuple[list[list[object]], list[str]]:
                     o_name,
                     len(mine),
                     "-".join(str(sum(g.winner == w for g in mine)) for w in ("X", "draw", "O")),
-                    statistics.median(plies),
+                    f"{statistics.median(plies):g}",
                     min(plies),
                     f"{statistics.median(seconds):.3f}",
                     f"{max(seconds):.2f}",
