@@ -7,11 +7,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from qubic.core.board import Board
+from qubic.core.board import Board, iter_bits
 from qubic.core.geometry import CUBE
 from qubic.core.notation import parse_cell, parse_moves
 from qubic.core.symmetry import lookup
-from qubic.proof.book import write_book
+from qubic.proof.book import SCAN_NODES, setup_first, write_book
 from qubic.proof.checkpoint import Checkpoint
 from qubic.proof.choices import CHOICES, ChoicesError, load_choices, parse_choices
 from qubic.proof.solve import Solver
@@ -93,7 +93,7 @@ def test_a_bad_choices_file_is_a_one_line_usage_error(tmp_path) -> None:
     bad = tmp_path / "choices.txt"
     bad.write_text("111 224 111\n")
     options = ["--choices", str(bad), "--dir", str(tmp_path / "d"), "--prover", "python"]
-    for command in ("solve", "all"):
+    for command in ("solve", "book", "all"):
         done = subprocess.run(
             [sys.executable, "-m", "qubic.proof", command, *options],
             capture_output=True,
@@ -120,3 +120,17 @@ def test_a_choice_below_a_reply_of_o_is_proved_in_the_upper_tree(tmp_path) -> No
         )
     canon, symmetry = CUBE.orient(*Board.from_moves(moves(second)[:-1]).bits[:2])
     assert Checkpoint(path).book[canon] == symmetry[parse_cell("434")]
+
+
+def test_at_a_chosen_position_the_books_walk_plays_the_proofs_move_before_a_setup_win() -> None:
+    # X 111 114, O 221 331: X has a win with two setups, which the walk plays before the
+    # proof's move, unless the position is a choice (the proof's move there is the choice).
+    pytest.importorskip("numba")
+    x, o = Board.from_moves(moves("111 221 114 331")).bits[:2]
+    setup = setup_first(x, o, {}, fast=True, scan=SCAN_NODES)
+    assert setup is not None and setup.reason == "setup"
+    key, symmetry = CUBE.orient(x, o)
+    chosen = next(cell for cell in iter_bits(CUBE.full_mask & ~(x | o)) if cell != setup.cell)
+    book = {key: symmetry[chosen]}
+    assert setup_first(x, o, book, fast=True, scan=SCAN_NODES) == setup
+    assert setup_first(x, o, book, fast=True, scan=SCAN_NODES, chosen=(key,)) == (chosen, "book")

@@ -39,7 +39,7 @@ def run_all(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return 1
     began = time.perf_counter()
     with workers(args.workers, args.scheduler) as pool:
-        status = book.run_book(args, where, start, prover, pool)
+        status = book.run_book(args, where, start, prover, pool, choices)
     times.append(f"book {duration(time.perf_counter() - began)}")
     if status:
         print("the book has gaps: not verified", flush=True)

@@ -51,27 +51,32 @@ def setup_first(
     fast: bool = False,
     scan: int = 0,
     leaf: str = "ours",
+    chosen: tuple[tuple[int, int], ...] = (),
 ) -> XMove | None:
     """X's move as the book's walk plays it where X neither wins nor blocks, and why: a forced
     win by threats as level perfect finds them, else a win with at most `setups` setups
-    ('setup'), else the book's move; None if there is none of them. `fast`: the searches compiled
-    (`FreshThreatSearch` and `FastSetupSearch`, the solver extra), the same searches, many
-    times faster. `scan`: the budget of `cheapest_setup`'s scan (0: none). The setup search
-    is a new one, quiet setups first, asked about the position's canonical image:
-    its answer depends on the class alone, not on the orientation the walk met it in nor on
-    what was asked before, so every line through a class plays the same move there and the
-    book holds no entry the strategy does not reach. Under Patashnik's `leaf` rule, the forced
-    wins it plays are by threats alone, and its setups are `threats_alone_first`'s."""
+    ('setup'), else the book's move; None if there is none of them. At a position whose
+    canonical image is in `chosen` (the choices the proof was made with, each measured by the
+    entries a book built below it needs), the book's move comes before a win with setups.
+    `fast`: the searches compiled (`FreshThreatSearch` and `FastSetupSearch`, the solver
+    extra), the same searches, many times faster. `scan`: the budget of `cheapest_setup`'s
+    scan (0: none). The setup search is a new one, quiet setups first, asked about the
+    position's canonical image: its answer depends on the class alone, not on the orientation
+    the walk met it in nor on what was asked before, so every line through a class plays the
+    same move there and the book holds no entry the strategy does not reach. Under
+    Patashnik's `leaf` rule, the forced wins it plays are by threats alone, and its setups are
+    `threats_alone_first`'s."""
     pure = leaf == "patashnik"
     move = quiet_move(x, o, {}, search=strategy_threats(fast, pure))
     if move is None:
         orientation = orientation or CUBE.orient(x, o)
         (image_x, image_o), symmetry = orientation
-        if pure:
-            cell = threats_alone_first(image_x, image_o, setups, fast, scan)
-        else:
-            cell = fewest_setups(image_x, image_o, setups, fast, scan)
-        move = None if cell is None else XMove(symmetry.index(cell), "setup")
+        if (image_x, image_o) not in chosen:
+            if pure:
+                cell = threats_alone_first(image_x, image_o, setups, fast, scan)
+            else:
+                cell = fewest_setups(image_x, image_o, setups, fast, scan)
+            move = None if cell is None else XMove(symmetry.index(cell), "setup")
     if move is None:
         cell = lookup(book, x, o, orientation)
         move = None if cell is None else XMove(cell, "book")
@@ -244,9 +249,11 @@ def write_book(
     journal: Journal | None = None,
     count: int = 1,
     leaf: str = "ours",
+    chosen: Entries | None = None,
 ) -> int:
     """Walk the strategy from `start` with the checkpoint's quiet moves, X playing a win with
-    at most `setups` setups before them (`setup_first`; 0, the proof's moves alone), and write
+    at most `setups` setups before them (`setup_first`; 0, the proof's moves alone) except
+    where `chosen` (the choices the proof was made with) names the position, and write
     the quiet moves it plays; 0 when the walk met no gap. The checkpoint keeps the quiet
     moves of the upper tree only (a unit's would swell it), so where the walk finds no move
     for X, a move into a position the checkpoint holds won is taken, else the unit whose
@@ -264,12 +271,13 @@ def write_book(
     with only the work in flight lost; a finished build leaves there only a record of the
     book it wrote, and a build with the same inputs finds that book up to date."""
     journal = journal or Journal(None)
-    done_key = _inputs_key(checkpoint, start, prover, nodes, setups, leaf)
+    keys = tuple(sorted(chosen or {}))
+    done_key = _inputs_key(checkpoint, start, prover, nodes, setups, leaf, keys)
     done = journal.get(done_key)
     if done is not None and path.exists() and digest(path.read_bytes()) == done["file"]:
         print(f"the book {path} is up to date: {done['entries']:,} entries", file=out)
         return int(done["status"])
-    build = Build(checkpoint, prover, nodes, setups, out, executor, journal, count, leaf)
+    build = Build(checkpoint, prover, nodes, setups, out, executor, journal, count, leaf, keys)
     quiet, failures = build.fill(x_lines(start))
     if setups and not failures:
         quiet = build.shrink(quiet, start)
@@ -289,7 +297,13 @@ def write_book(
 
 
 def _inputs_key(
-    checkpoint: Checkpoint, start: list[int], prover: str, nodes: int, setups: int, leaf: str
+    checkpoint: Checkpoint,
+    start: list[int],
+    prover: str,
+    nodes: int,
+    setups: int,
+    leaf: str,
+    chosen: tuple[tuple[int, int], ...],
 ) -> str:
     """The digest of everything a build's book depends on: the same key, the same book."""
     return digest(
@@ -302,6 +316,7 @@ def _inputs_key(
         nodes,
         setups,
         leaf,
+        chosen,
         SCAN_NODES,
         shrink.DEEP_SETUPS,
         shrink.DEEP_NODES,
@@ -326,6 +341,7 @@ class Build:
         journal: Journal,
         count: int,
         leaf: str = "ours",
+        chosen: tuple[tuple[int, int], ...] = (),
     ) -> None:
         self.checkpoint, self.prover, self.nodes, self.out = checkpoint, prover, nodes, out
         self.pure = leaf == "patashnik"
@@ -333,7 +349,14 @@ class Build:
         self.book = dict(checkpoint.book)
         self.widths = sorted({X_WIDTH, *checkpoint.widths.values()})
         self.mover: Mover = (
-            partial(setup_first, setups=setups, fast=prover == "fast", scan=SCAN_NODES, leaf=leaf)
+            partial(
+                setup_first,
+                setups=setups,
+                fast=prover == "fast",
+                scan=SCAN_NODES,
+                leaf=leaf,
+                chosen=chosen,
+            )
             if setups
             else quiet_move
         )
@@ -460,6 +483,11 @@ class Build:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     cli.add_unit_arguments(parser)
     cli.add_leaf_argument(parser, "the leaf rule the book is built for")
+    cli.add_choices_argument(
+        parser,
+        "the choices the proof was made with: at their positions the book plays the proof's "
+        "move before a win with setups (default: the package's qubic/proof/choices.txt)",
+    )
 
 
 def book(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -467,13 +495,19 @@ def book(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     not keep are proved again). A build stopped part way resumes: every part of its walks
     and every proof it made are in the journal `book.journal`."""
     start, prover = cli.start_and_prover(parser, args)
+    choices = cli.chosen(parser, args)
     where = place(args.dir, args.checkpoint)
     with workers(args.workers, args.scheduler) as pool:
-        return run_book(args, where, start, prover, pool)
+        return run_book(args, where, start, prover, pool, choices)
 
 
 def run_book(
-    args: argparse.Namespace, where: Place, start: list[int], prover: str, pool: Workers
+    args: argparse.Namespace,
+    where: Place,
+    start: list[int],
+    prover: str,
+    pool: Workers,
+    choices: Entries,
 ) -> int:
     checkpoint = Checkpoint(where.checkpoint)
     nodes = last_budget(args.unit_nodes or UNIT_NODES[prover])
@@ -490,6 +524,7 @@ def run_book(
             journal=journal,
             count=pool.size,
             leaf=args.leaf,
+            chosen=choices,
         )
     finally:
         journal.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from qubic.core.board import Board
 from qubic.core.notation import parse_cell
-from qubic.proof.choices import ChoicesError, load_choices
+from qubic.proof.choices import CHOICES, ChoicesError, load_choices
 from qubic.proof.unit import UNIT_GROWTH, UNIT_NODES, UNIT_RUNS, fast_prover_available
 from qubic.search.strategy import Entries
 
@@ -84,6 +84,10 @@ def add_unit_arguments(parser: argparse.ArgumentParser) -> None:
         help="prove the position after these moves instead of the empty cube",
     )
     add_place_arguments(parser)
+
+
+def add_choices_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--choices", type=Path, default=CHOICES, metavar="FILE", help=what)
 
 
 def chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Entries:

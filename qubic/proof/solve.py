@@ -28,7 +28,6 @@ import resource
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from pathlib import Path
 from typing import TextIO
 
 from qubic.core.board import Board, iter_bits, winning_mask
@@ -36,8 +35,7 @@ from qubic.core.geometry import CUBE
 from qubic.core.notation import format_cell
 from qubic.core.symmetry import lookup, stabilizer
 from qubic.proof.checkpoint import Checkpoint, Key, Place, place
-from qubic.proof.choices import CHOICES
-from qubic.proof.cli import add_unit_arguments, chosen, start_and_prover
+from qubic.proof.cli import add_choices_argument, add_unit_arguments, chosen, start_and_prover
 from qubic.proof.pool import Stopped, Workers, workers
 from qubic.proof.progress import Progress
 from qubic.proof.unit import (
@@ -495,12 +493,9 @@ def add_solve_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default {UNIT_WIDTH['python']} with the python prover, "
         f"{UNIT_WIDTH['fast']} with fast); units that failed narrower run again",
     )
-    parser.add_argument(
-        "--choices",
-        type=Path,
-        default=CHOICES,
-        metavar="FILE",
-        help="X's moves to prove where the search would take its own, chosen for a smaller "
+    add_choices_argument(
+        parser,
+        "X's moves to prove where the search would take its own, chosen for a smaller "
         "strategy (default: the package's qubic/proof/choices.txt)",
     )
 
