@@ -6,7 +6,9 @@
 Each entry of `--stones` stones is walked as the verifier walks the strategy (X's moves by the
 book, O trying every reply) under the `--leaf` rule, and its subtree counted: the entries X
 plays at and below it, its own included, an entry met along two lines once. A table gives the
-entries by their subtree's size, and the entries whose subtree holds `--heavy` or more are
+entries by their subtree's size, then the entries below them all, each once: two entries'
+subtrees can share positions (an order of moves or a symmetry that joins two lines), so the
+book can hold fewer than the sizes summed. The entries whose subtree holds `--heavy` or more are
 listed heaviest first, each as a line the strategy plays to it from the empty cube (or from
 `--start`, for a book built below a position; else as its stones, alternating): the
 positions `subtree_choice.py` may choose X's move at. A choice deeper than 4 stones takes
@@ -74,25 +76,30 @@ def strategy_cell(x: int, o: int, book: strategy.Entries, mover: StrategyMover) 
     return None if move is None else move.cell
 
 
-def sizes(book: strategy.Entries, stones: int, leaf: str) -> dict[Key, int]:
-    """The entries at and below each entry of `book` with `stones` stones, walked under `leaf`."""
+def sizes(book: strategy.Entries, stones: int, leaf: str) -> tuple[dict[Key, int], int]:
+    """The entries at and below each entry of `book` with `stones` stones, walked under `leaf`,
+    and the entries at and below them all, each once."""
     mover = StrategyMover(fast_prover_available(), leaf)
     found = {}
+    every: set[Key] = set()
     for x, o in sorted(key for key in book if (key[0] | key[1]).bit_count() == stones):
         walked = walk(line_to(x, o), book, mover=mover)
         if walked.failures:
             raise SystemExit(f"the strategy fails below {format_line(line_to(x, o))}")
         found[x, o] = len(walked.quiet)
-    return found
+        every |= walked.quiet.keys()
+    return found, len(every)
 
 
 def format_line(moves: list[int]) -> str:
     return " ".join(format_cell(cell) for cell in moves)
 
 
-def report(found: dict[Key, int], heavy: int, lines: dict[Key, list[int]]) -> list[str]:
-    """The table of entries by subtree size, then the heavy entries' sizes and their `lines`
-    (their stones, where `lines` has none)."""
+def report(
+    found: dict[Key, int], distinct: int, heavy: int, lines: dict[Key, list[int]]
+) -> list[str]:
+    """The table of entries by subtree size, the `distinct` entries below them all, then the
+    heavy entries' sizes and their `lines` (their stones, where `lines` has none)."""
     rows = ["| entries below | entries | summed |", "|---|---|---|"]
     for least, most in BUCKETS:
         within = [n for n in found.values() if n >= least and (most is None or n <= most)]
@@ -105,6 +112,7 @@ def report(found: dict[Key, int], heavy: int, lines: dict[Key, list[int]]) -> li
         )
         rows.append(f"| {span} | {len(within):,} | {sum(within):,} |")
     rows.append(f"| all | {len(found):,} | {sum(found.values()):,} |")
+    rows.append(f"each once: {distinct:,} entries at and below them")
     ranked = sorted(found.items(), key=lambda item: (-item[1], item[0]))
     rows += [
         f"{n} {format_line(lines.get(key) or line_to(*key))}" for key, n in ranked if n >= heavy
@@ -121,10 +129,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--start", default="", help="where the book starts (quoted moves)")
     args = parser.parse_args(argv)
     book = strategy.load(args.book)
-    found = sizes(book, args.stones, args.leaf)
+    found, distinct = sizes(book, args.stones, args.leaf)
     listed = any(n >= args.heavy for n in found.values())  # the lines' search grows with depth
     lines = strategy_lines(book, parse_moves(args.start), args.stones, args.leaf) if listed else {}
-    print("\n".join(report(found, args.heavy, lines)), flush=True)
+    print("\n".join(report(found, distinct, args.heavy, lines)), flush=True)
 
 
 if __name__ == "__main__":

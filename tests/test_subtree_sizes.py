@@ -31,14 +31,18 @@ def test_the_first_entrys_subtree_is_the_whole_book_and_the_table_adds_up(
     assert run.returncode == 0 and "failures: 0" in run.stdout, run.stdout + run.stderr
     book = load(tmp_path / "strategy.txt")
     assert len(book) >= 2  # X's move here, and one below it at least
-    found = sizes.sizes(book, len(START), "patashnik")
-    assert list(found.values()) == [len(book)]  # the start is an entry, and all lie below it
-    deeper = sizes.sizes(book, len(START) + 2, "patashnik")
+    found, distinct = sizes.sizes(book, len(START), "patashnik")
+    assert list(found.values()) == [len(book)] == [distinct]  # all lie below the start
+    deeper, below = sizes.sizes(book, len(START) + 2, "patashnik")
     assert deeper and all(1 <= n < len(book) for n in deeper.values())
+    assert max(deeper.values()) <= below <= min(sum(deeper.values()), len(book) - 1)
     sizes.main([str(tmp_path / "strategy.txt"), "--stones", str(len(START) + 2)])
     rows = capsys.readouterr().out.splitlines()
-    assert rows[-1] == f"| all | {len(deeper)} | {sum(deeper.values())} |"
-    counted = [row.split(" | ")[1:3] for row in rows[2:-1]]
+    assert rows[-2:] == [
+        f"| all | {len(deeper)} | {sum(deeper.values())} |",
+        f"each once: {below} entries at and below them",
+    ]
+    counted = [row.split(" | ")[1:3] for row in rows[2:-2]]
     assert sum(int(entries) for entries, _ in counted) == len(deeper)
     assert sum(int(summed.rstrip(" |")) for _, summed in counted) == sum(deeper.values())
     start = ["--start", " ".join(moves)]
