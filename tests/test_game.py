@@ -4,12 +4,13 @@ import re
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from qubic.core.board import Mark
 from qubic.core.notation import format_cell, looks_like_move, parse_cell, parse_moves
 from qubic.core.variant import QUBIC
+from qubic.play.commands import LEAVE
 from qubic.play.instructions import instructions
 from qubic.play.render import Picture
 from qubic.play.session import AT_THE_END_WORDS, Session
@@ -191,7 +192,7 @@ COMMAND_TEXTS = [
 def may_change(session: Session, text: str) -> bool:
     """Whether `text` is an answer that may change the game (everything else must not)."""
     if session.stage is not Stage.MOVE:
-        return parse_yes_no(text) is not None
+        return parse_yes_no(text) is not None or text.strip().upper() in LEAVE
     words = [word.upper() for word in text.split()]
     if not words:
         return False
@@ -216,6 +217,7 @@ def may_change(session: Session, text: str) -> bool:
     st.integers(0, 4),
     st.sampled_from([1, 2]),
 )
+@example(["QUIT"], 0, 1)  # leaving at a yes-or-no question ends the sitting: an answer
 def test_random_text_never_crashes_or_changes_the_game(texts, stop_at, players):
     """At every question, text that is not a valid answer changes nothing; neither do the
     commands that only tell (SHOW, HINT, MOVES, HELP, LEVEL, SAVE without a name)."""
