@@ -9,9 +9,9 @@ position that another such entry's move makes is listed with what it would save:
 below the entry's own move that no other entry of those stones reaches (walked as the verifier
 walks the strategy, under `--leaf`). The move joins a position the book already holds, so it
 wins and adds nothing below. The output is choices lines (`qubic/proof/choices.txt`'s format),
-each on a line the strategy plays: the best join of each entry saving `--least` or more, most
-first, then the book's move at each entry joined, which must be kept too, or the solver may
-move it.
+each on a line the strategy plays: a join for each entry saving `--least` or more (its joins
+all save the same), most first, none into an entry that moves itself or from an entry joined,
+then the book's move at each entry joined, which must be kept too, or the solver may move it.
 """
 
 from __future__ import annotations
@@ -77,18 +77,19 @@ def main(argv: list[str] | None = None) -> None:
     book = strategy.load(args.book)
     found = joins(book, args.stones)
     saved = own_entries(book, args.stones, args.leaf) if found else {}
-    best: dict[Key, tuple[int, Key]] = {}
-    for key, cell, joined in found:
-        if saved[key] >= args.least and key not in best:
-            best[key] = (cell, joined)
-    lines = strategy_lines(book, [], args.stones, args.leaf) if best else {}
-    kept: dict[Key, None] = {}
-    for key, (cell, joined) in sorted(best.items(), key=lambda item: -saved[item[0]]):
+    chosen: dict[Key, tuple[int, Key]] = {}
+    kept: dict[Key, None] = {}  # the entries joined, which keep their moves
+    for key in sorted({key for key, _, _ in found}, key=lambda key: (-saved[key], key)):
+        options = [(c, j) for k, c, j in found if k == key and j not in chosen]
+        if saved[key] >= args.least and key not in kept and options:
+            chosen[key] = options[0]
+            kept[options[0][1]] = None
+    lines = strategy_lines(book, [], args.stones, args.leaf) if chosen else {}
+    for key, (cell, joined) in chosen.items():
         line, there = lines.get(key) or line_to(*key), lines.get(joined) or line_to(*joined)
         move = format_line([*line, on_line(line, cell)])
         joining = format_line([*there, on_line(there, book[joined])])
         print(f"{move}  # saves {saved[key]}, into the position of {joining}")
-        kept[joined] = None
     for joined in kept:
         there = lines.get(joined) or line_to(*joined)
         print(f"{format_line([*there, on_line(there, book[joined])])}  # the book's move, joined")
