@@ -21,13 +21,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from subtree_sizes import format_line, line_to, strategy_lines
+from subtree_sizes import entries_of, format_line, line_to, strategy_lines, subtrees
 
 from qubic.core.board import Board, iter_bits
 from qubic.core.geometry import CUBE
-from qubic.proof.leaf import LEAVES, StrategyMover
-from qubic.proof.unit import fast_prover_available
-from qubic.proof.walk import walk
+from qubic.proof.leaf import LEAVES
 from qubic.search import strategy
 
 Key = tuple[int, int]
@@ -36,7 +34,7 @@ Key = tuple[int, int]
 def joins(book: strategy.Entries, stones: int) -> list[tuple[Key, int, Key]]:
     """(entry, X's move, the entry whose move leads to the same position) for each entry of
     `stones` stones and each move of X's there other than the book's that joins one."""
-    entries = sorted(key for key in book if (key[0] | key[1]).bit_count() == stones)
+    entries = entries_of(book, stones)
     played: dict[Key, Key] = {}
     for x, o in entries:
         played.setdefault(CUBE.canonical(x | 1 << book[x, o], o), (x, o))
@@ -53,11 +51,9 @@ def joins(book: strategy.Entries, stones: int) -> list[tuple[Key, int, Key]]:
 def own_entries(book: strategy.Entries, stones: int, leaf: str) -> dict[Key, int]:
     """For each entry of `stones` stones, the entries below it that no other such entry
     reaches (its own not counted)."""
-    mover = StrategyMover(fast_prover_available(), leaf)
-    entries = sorted(key for key in book if (key[0] | key[1]).bit_count() == stones)
-    below = {key: set(walk(line_to(*key), book, mover=mover).quiet) - {key} for key in entries}
+    below = {key: found - {key} for key, found in subtrees(book, stones, leaf).items()}
     met = Counter(position for found in below.values() for position in found)
-    met.update(entries)
+    met.update(below.keys())
     return {key: sum(met[position] == 1 for position in found) for key, found in below.items()}
 
 
@@ -65,6 +61,13 @@ def on_line(line: list[int], cell: int) -> int:
     """`cell`, given in the canonical image of `line`'s position, on `line`'s board."""
     symmetry = CUBE.orient(*Board.from_moves(line).bits)[1]
     return symmetry.index(cell)
+
+
+def choice_line(lines: dict[Key, list[int]], key: Key, cell: int) -> str:
+    """The choices line for X's `cell` (in the canonical image) at the entry `key`, on the
+    strategy's line to it in `lines`, else on its stones."""
+    line = lines.get(key) or line_to(*key)
+    return format_line([*line, on_line(line, cell)])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -86,13 +89,12 @@ def main(argv: list[str] | None = None) -> None:
             kept[options[0][1]] = None
     lines = strategy_lines(book, [], args.stones, args.leaf) if chosen else {}
     for key, (cell, joined) in chosen.items():
-        line, there = lines.get(key) or line_to(*key), lines.get(joined) or line_to(*joined)
-        move = format_line([*line, on_line(line, cell)])
-        joining = format_line([*there, on_line(there, book[joined])])
-        print(f"{move}  # saves {saved[key]}, into the position of {joining}")
+        joining = choice_line(lines, joined, book[joined])
+        print(
+            f"{choice_line(lines, key, cell)}  # saves {saved[key]}, into the position of {joining}"
+        )
     for joined in kept:
-        there = lines.get(joined) or line_to(*joined)
-        print(f"{format_line([*there, on_line(there, book[joined])])}  # the book's move, joined")
+        print(f"{choice_line(lines, joined, book[joined])}  # the book's move, joined")
 
 
 if __name__ == "__main__":

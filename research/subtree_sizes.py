@@ -76,19 +76,29 @@ def strategy_cell(x: int, o: int, book: strategy.Entries, mover: StrategyMover) 
     return None if move is None else move.cell
 
 
-def sizes(book: strategy.Entries, stones: int, leaf: str) -> tuple[dict[Key, int], int]:
-    """The entries at and below each entry of `book` with `stones` stones, walked under `leaf`,
-    and the entries at and below them all, each once."""
+def entries_of(book: strategy.Entries, stones: int) -> list[Key]:
+    """The entries of `book` with `stones` stones, in order."""
+    return sorted(key for key in book if (key[0] | key[1]).bit_count() == stones)
+
+
+def subtrees(book: strategy.Entries, stones: int, leaf: str) -> dict[Key, set[Key]]:
+    """The entries at and below each entry of `book` with `stones` stones, walked under `leaf`."""
     mover = StrategyMover(fast_prover_available(), leaf)
     found = {}
-    every: set[Key] = set()
-    for x, o in sorted(key for key in book if (key[0] | key[1]).bit_count() == stones):
+    for x, o in entries_of(book, stones):
         walked = walk(line_to(x, o), book, mover=mover)
         if walked.failures:
             raise SystemExit(f"the strategy fails below {format_line(line_to(x, o))}")
-        found[x, o] = len(walked.quiet)
-        every |= walked.quiet.keys()
-    return found, len(every)
+        found[x, o] = set(walked.quiet)
+    return found
+
+
+def sizes(book: strategy.Entries, stones: int, leaf: str) -> tuple[dict[Key, int], int]:
+    """How many entries lie at and below each entry of `book` with `stones` stones, walked
+    under `leaf`, and at and below them all, each once."""
+    found = subtrees(book, stones, leaf)
+    every = set().union(*found.values())
+    return {key: len(below) for key, below in found.items()}, len(every)
 
 
 def format_line(moves: list[int]) -> str:
