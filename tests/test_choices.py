@@ -60,15 +60,20 @@ def test_the_package_choices_are_what_the_shipped_book_plays() -> None:
         assert book[key] == cell
 
 
+def proved_without_choices(tmp_path) -> Checkpoint:
+    """The start proved by one unit, with a move of its own."""
+    x, o = Board.from_moves(moves(START)).bits[:2]
+    path = tmp_path / "proof.txt.xz"
+    with ThreadPoolExecutor(1) as executor:
+        assert Solver(Checkpoint(path), 5_000, io.StringIO(), (x, o)).solve(executor, 1, None)
+    return Checkpoint(path)
+
+
 def test_the_solver_proves_the_chosen_move_and_the_book_plays_it(tmp_path) -> None:
     line = moves(START)
     x, o = Board.from_moves(line).bits[:2]
     canon, symmetry = CUBE.orient(x, o)
-    path = tmp_path / "proof.txt.xz"
-    # Without a choice, one unit proves the start, with a move of its own.
-    with ThreadPoolExecutor(1) as executor:
-        assert Solver(Checkpoint(path), 5_000, io.StringIO(), (x, o)).solve(executor, 1, None)
-    own = Checkpoint(path)
+    own = proved_without_choices(tmp_path)
     assert canon not in own.book
     book_path = tmp_path / "own.txt"
     assert write_book(own, book_path, line, "python", 5_000, io.StringIO(), setups=0) == 0
@@ -85,6 +90,21 @@ def test_the_solver_proves_the_chosen_move_and_the_book_plays_it(tmp_path) -> No
     book_path = tmp_path / "chosen.txt"
     assert write_book(checkpoint, book_path, line, "python", 5_000, io.StringIO(), setups=0) == 0
     book = strategy.load(book_path)
+    assert book[canon] == symmetry[parse_cell(CHOSEN)]
+    assert walk(line, book).failures == []
+
+
+def test_from_a_checkpoint_without_the_choice_the_book_plays_it_and_proves_below(
+    tmp_path,
+) -> None:
+    line = moves(START)
+    canon, symmetry = CUBE.orient(*Board.from_moves(line).bits[:2])
+    own = proved_without_choices(tmp_path)
+    assert own.book.get(canon) != symmetry[parse_cell(CHOSEN)]
+    path = tmp_path / "chosen.txt"
+    chosen = parse_choices(f"{START} {CHOSEN}")
+    assert write_book(own, path, line, "python", 5_000, io.StringIO(), setups=0, chosen=chosen) == 0
+    book = strategy.load(path)
     assert book[canon] == symmetry[parse_cell(CHOSEN)]
     assert walk(line, book).failures == []
 

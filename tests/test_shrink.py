@@ -79,3 +79,17 @@ def test_a_heavy_entry_gives_way_to_a_win_with_three_setups_that_needs_fewer(
     assert failures == 0 and met == set(book)  # X still wins, and every entry is met
     assert (tmp_path / "book.journal").stat().st_size > 0
     assert lighter() == book  # resumed from the journal: the same book
+
+
+def test_a_chosen_entry_is_not_asked_again(tmp_path: Path) -> None:
+    # The heavy entry above, chosen: its move stays, as do the entries below it.
+    book = shrink(
+        HEAVY_ENTRY,
+        HEAVY_ENTRY,
+        [ROOT],
+        partial(setup_first, fast=True, scan=SCAN_NODES),
+        partial(new_setup_search, True),
+        Journal(tmp_path / "book.journal"),
+        chosen={ROOT},
+    )
+    assert book == HEAVY_ENTRY

@@ -252,9 +252,11 @@ def write_book(
     chosen: Entries | None = None,
 ) -> int:
     """Walk the strategy from `start` with the checkpoint's quiet moves, X playing a win with
-    at most `setups` setups before them (`setup_first`; 0, the proof's moves alone) except
-    where `chosen` (the choices the proof was made with) names the position, and write
-    the quiet moves it plays; 0 when the walk met no gap. The checkpoint keeps the quiet
+    at most `setups` setups before them (`setup_first`; 0, the proof's moves alone), and at
+    the positions `chosen` names (X's chosen moves, canonical) their moves instead, and write
+    the quiet moves it plays; 0 when the walk met no gap. From a checkpoint made with other
+    choices, a chosen move's subtree is walked as any other's, and where the walk finds no
+    move for X there, that is a gap like any other. The checkpoint keeps the quiet
     moves of the upper tree only (a unit's would swell it), so where the walk finds no move
     for X, a move into a position the checkpoint holds won is taken, else the unit whose
     proof holds it (its last position held won) is proved again (the same prover and width
@@ -271,13 +273,13 @@ def write_book(
     with only the work in flight lost; a finished build leaves there only a record of the
     book it wrote, and a build with the same inputs finds that book up to date."""
     journal = journal or Journal(None)
-    keys = tuple(sorted(chosen or {}))
-    done_key = _inputs_key(checkpoint, start, prover, nodes, setups, leaf, keys)
+    choices = tuple(sorted((chosen or {}).items()))
+    done_key = _inputs_key(checkpoint, start, prover, nodes, setups, leaf, choices)
     done = journal.get(done_key)
     if done is not None and path.exists() and digest(path.read_bytes()) == done["file"]:
         print(f"the book {path} is up to date: {done['entries']:,} entries", file=out)
         return int(done["status"])
-    build = Build(checkpoint, prover, nodes, setups, out, executor, journal, count, leaf, keys)
+    build = Build(checkpoint, prover, nodes, setups, out, executor, journal, count, leaf, chosen)
     quiet, failures = build.fill(x_lines(start))
     if setups and not failures:
         quiet = build.shrink(quiet, start)
@@ -303,7 +305,7 @@ def _inputs_key(
     nodes: int,
     setups: int,
     leaf: str,
-    chosen: tuple[tuple[int, int], ...],
+    chosen: tuple[tuple[tuple[int, int], int], ...],
 ) -> str:
     """The digest of everything a build's book depends on: the same key, the same book."""
     return digest(
@@ -341,12 +343,13 @@ class Build:
         journal: Journal,
         count: int,
         leaf: str = "ours",
-        chosen: tuple[tuple[int, int], ...] = (),
+        chosen: Entries | None = None,
     ) -> None:
         self.checkpoint, self.prover, self.nodes, self.out = checkpoint, prover, nodes, out
         self.pure = leaf == "patashnik"
         self.executor, self.journal, self.count = executor, journal, count
-        self.book = dict(checkpoint.book)
+        self.chosen = frozenset(chosen or {})
+        self.book = dict(checkpoint.book) | (chosen or {})
         self.widths = sorted({X_WIDTH, *checkpoint.widths.values()})
         self.mover: Mover = (
             partial(
@@ -355,7 +358,7 @@ class Build:
                 fast=prover == "fast",
                 scan=SCAN_NODES,
                 leaf=leaf,
-                chosen=chosen,
+                chosen=tuple(sorted(self.chosen)),
             )
             if setups
             else quiet_move
@@ -477,6 +480,7 @@ class Build:
             partial(Progress, out=self.out, workers=self.count, what="entries")
             if self.recording
             else None,
+            self.chosen,
         )
 
 
@@ -485,8 +489,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     cli.add_leaf_argument(parser, "the leaf rule the book is built for")
     cli.add_choices_argument(
         parser,
-        "the choices the proof was made with: at their positions the book plays the proof's "
-        "move before a win with setups (default: the package's qubic/proof/choices.txt)",
+        "X's chosen moves: at their positions the book plays them, not the proof's move nor "
+        "a win with setups (default: the package's qubic/proof/choices.txt)",
     )
 
 

@@ -13,7 +13,7 @@ and kept where it needs fewer entries than the subtree it replaces.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Executor
 from functools import partial
 from typing import NamedTuple
@@ -139,10 +139,13 @@ def shrink(
     journal: Journal,
     executor: Executor | None = None,
     progress: Callable[[str], Progress] | None = None,
+    chosen: Collection[tuple[int, int]] = (),
 ) -> Entries:
     """The quiet moves of a complete walk from `roots` (X to move), each heavy entry of
     `LEVELS` replaced by a win with `DEEP_SETUPS` setups where that needs fewer entries below
-    it, and only the entries the strategy then meets. `book`: the moves the walk took where it
+    it, and only the entries the strategy then meets. The entries `chosen` names (X's chosen
+    moves) are not asked: a chosen move's subtree may be another entry's too, which the
+    count below it does not see. `book`: the moves the walk took where it
     had no setup (the checkpoint's, and those proved again), which the walks below new moves
     take too; `mover`: the walk's; `search`: a new setup search of so many threat-search
     positions. Each level's questions run through `executor` (its answers in `journal`, so a
@@ -153,7 +156,9 @@ def shrink(
         heavy = [
             key
             for key in sorted(reach.quiet)
-            if key[0].bit_count() + key[1].bit_count() == stones and len(reach.below(*key)) >= HEAVY
+            if key[0].bit_count() + key[1].bit_count() == stones
+            and key not in chosen
+            and len(reach.below(*key)) >= HEAVY
         ]
         book_key = digest(sorted(book.items()), sorted(reach.quiet.items()))
         asking = progress(f"book: entries of {stones} stones asked again") if progress else None
