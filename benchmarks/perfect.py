@@ -9,6 +9,7 @@ normal, easy and classic as X (the targets: two games in three won against hard,
 against the others). Each game is seeded, so two runs play the same games (timings aside),
 unless --unseeded: then every player draws its own seed and each run plays new games.
 `--level expert` puts expert in perfect's seat (the targets as O hold for both levels).
+`--book FILE` gives perfect another strategy book (`python -m qubic.proof book` writes one).
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
 from bench import table
 
 from qubic.core.board import Board, Mark
 from qubic.players.base import Player
 from qubic.players.levels import LEVELS, make_player
+from qubic.players.perfect import PerfectPlayer
+from qubic.search import strategy
 
 SEED = 2026
 X_OPPONENTS = ["easy", "normal", "classic", "hard", "expert"]
@@ -42,10 +46,15 @@ def play(x: Player, o: Player, timed: Mark) -> tuple[Mark | None, list[float]]:
 
 
 def series(
-    games: int, against: list[str], side: Mark, seeded: bool = True, player: str = "perfect"
+    games: int,
+    against: list[str],
+    side: Mark,
+    seeded: bool = True,
+    player: str = "perfect",
+    book: strategy.Entries | None = None,
 ) -> str:
     """`player` (a level) playing `side` against each level of `against` it meets from that
-    side."""
+    side; `book`: perfect's strategy book, if not the shipped one."""
     rows = []
     opponents = X_OPPONENTS if side is Mark.X else O_OPPONENTS
     for opponent in [level for level in opponents if level in against]:
@@ -54,8 +63,11 @@ def series(
         for game in range(games):
             names = (player, opponent) if side is Mark.X else (opponent, player)
             x, o = (
-                make_player(name, SEED + 1000 * seat + game if seeded else None)
+                PerfectPlayer(seed, book)
+                if book is not None and name == "perfect"
+                else make_player(name, seed)
                 for seat, name in enumerate(names)
+                for seed in [SEED + 1000 * seat + game if seeded else None]
             )
             winner, took = play(x, o, side)
             results[winner] += 1
@@ -106,11 +118,13 @@ def main() -> None:
         action="store_true",
         help="let every player draw its own seed: new games each run",
     )
+    parser.add_argument("--book", type=Path, help="perfect's strategy book (default: shipped)")
     args = parser.parse_args()
+    book = strategy.load(args.book) if args.book else None
     for name in args.only:
         side = Mark.X if name == "x" else Mark.O
         print(
-            series(args.games, args.against, side, not args.unseeded, args.level),
+            series(args.games, args.against, side, not args.unseeded, args.level, book),
             end="\n\n",
             flush=True,
         )
