@@ -142,7 +142,7 @@ def test_a_choice_below_a_reply_of_o_is_proved_in_the_upper_tree(tmp_path) -> No
     assert Checkpoint(path).book[canon] == symmetry[parse_cell("434")]
 
 
-def test_at_a_chosen_position_the_books_walk_plays_the_proofs_move_before_a_setup_win() -> None:
+def test_at_a_chosen_position_the_books_walk_plays_the_choice_before_a_setup_win() -> None:
     # X 111 114, O 221 331: X has a win with two setups, which the walk plays before the
     # proof's move, unless the position is a choice (the proof's move there is the choice).
     pytest.importorskip("numba")

@@ -4,7 +4,8 @@ The book is the quiet moves of a walk of the strategy, as the verifier walks it.
 win with at most `SETUPS` setups (quiet moves after which every reply of O leaves X a forced
 win by threats, or another such setup), the walk plays it before the proof's move: the line
 needs only those setups' entries below it, where the proof's move, chosen by df-pn for being
-proved first, not for a small strategy, may need many more.
+proved first, not for a small strategy, may need many more. Where `--choices` names X's move,
+the walk plays it instead of either (a forced win by threats still comes first).
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def setup_first(
     """X's move as the book's walk plays it where X neither wins nor blocks, and why: a forced
     win by threats as level perfect finds them, else a win with at most `setups` setups
     ('setup'), else the book's move; None if there is none of them. At a position whose
-    canonical image is in `chosen` (the choices the proof was made with, each measured by the
-    entries a book built below it needs), the book's move comes before a win with setups.
+    canonical image is in `chosen` (X's chosen moves, each measured by the entries a book
+    built below it needs), the book's move, the choice, comes before a win with setups.
     `fast`: the searches compiled (`FreshThreatSearch` and `FastSetupSearch`, the solver
     extra), the same searches, many times faster. `scan`: the budget of `cheapest_setup`'s
     scan (0: none). The setup search is a new one, quiet setups first, asked about the
