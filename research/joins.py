@@ -8,7 +8,7 @@ reaches: its own entries. For each entry of `--stones` stones with `--least` or 
 entries, each of X's other moves there (one per class) is walked in the book as the verifier
 walks the strategy under `--leaf`, the entry's move replaced by it. The entries that walk
 meets which the book holds cost nothing, but for the entry's own, and each position it meets
-without a move (a gap) costs at least one. The `--tries` best by that count are walked again
+without a move (a gap) counts as one. The `--tries` best by that count are walked again
 with every gap answered as the book's walk answers one outside the proof (`setup_first`: a
 win with at most two setups), until none is left; a move with a gap so left, or one where O
 could win or draw, is dropped. What a move saves is the entry's own entries, less those its
