@@ -72,8 +72,8 @@ def walked(
     answers one outside the proof, until none is left or one has no such answer."""
     trial = dict(book)
     trial[key] = cell
-    mover = StrategyMover(fast_prover_available(), leaf)
     fast = fast_prover_available()
+    mover = StrategyMover(fast, leaf)
     for _ in range(ROUNDS if answer_gaps else 1):
         found = walk(line_to(*key), trial, mover=mover)
         if not (answer_gaps and found.failures) or any(len(f) % 2 for f in found.failures):
@@ -130,12 +130,20 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     book = strategy.load(args.book)
     own = own_entries(book, args.stones, args.leaf)
+    asked = sorted(
+        (key for key in own if len(own[key]) >= args.least), key=lambda key: (-len(own[key]), key)
+    )
     found = {}
-    for key in sorted(own, key=lambda key: (-len(own[key]), key)):
-        if len(own[key]) >= args.least:
-            best = best_move(book, key, own[key], args.leaf, args.tries)
-            if best is not None and best[0] >= args.least:
-                found[key] = best
+    for number, key in enumerate(asked, 1):
+        best = best_move(book, key, own[key], args.leaf, args.tries)
+        if best is not None and best[0] >= args.least:
+            found[key] = best
+        print(
+            f"\r{number}/{len(asked)} entries asked, {len(found)} with a move",
+            end="",
+            file=sys.stderr,
+        )
+    print(file=sys.stderr)
     lines = strategy_lines(book, [], args.stones, args.leaf) if found else {}
     for key, (count, cell) in sorted(found.items(), key=lambda item: -item[1][0]):
         line = lines.get(key) or line_to(*key)
