@@ -45,6 +45,13 @@ def play(x: Player, o: Player, timed: Mark) -> tuple[Mark | None, list[float]]:
     return board.winner, times
 
 
+def seated(name: str, seed: int | None, book: strategy.Entries | None) -> Player:
+    """Level `name`; perfect with `book` where one is given."""
+    if book is not None and name == "perfect":
+        return PerfectPlayer(seed, book)
+    return make_player(name, seed)
+
+
 def series(
     games: int,
     against: list[str],
@@ -63,11 +70,8 @@ def series(
         for game in range(games):
             names = (player, opponent) if side is Mark.X else (opponent, player)
             x, o = (
-                PerfectPlayer(seed, book)
-                if book is not None and name == "perfect"
-                else make_player(name, seed)
+                seated(name, SEED + 1000 * seat + game if seeded else None, book)
                 for seat, name in enumerate(names)
-                for seed in [SEED + 1000 * seat + game if seeded else None]
             )
             winner, took = play(x, o, side)
             results[winner] += 1
